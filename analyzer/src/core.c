@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: recognise what kind of core a file is and open it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "core.h"
+
+#define PROC_SUPER_MAGIC 0x9fa0
+
+int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
+{
+	unsigned char magic[16] = { 0 };
+	struct statfs sfs;
+	struct stat st;
+	ssize_t got;
+	int fd, rc;
+
+	memset(core, 0, sizeof(*core));
+	snprintf(core->path, sizeof(core->path), "%s", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		kmp_seterr(err, "cannot open core %s: %s", path, strerror(errno));
+		return KMP_ECORE;
+	}
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		kmp_seterr(err, "core %s is a directory, not a dump file", path);
+		goto fail;
+	}
+	got = pread(fd, magic, sizeof(magic), 0);
+	if (got < 0) {
+		kmp_seterr(err, "cannot read core %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (got < 8) {
+		kmp_seterr(err, "core %s is too short (%zd bytes) to be a dump", path, got);
+		goto fail;
+	}
+	if (!memcmp(magic, "makedumpfile", 12)) {
+		kmp_seterr(err, "core %s is in makedumpfile's flattened format (-F); "
+			   "reassemble it first: makedumpfile -R %s.kdump < %s", path, path, path);
+		goto fail;
+	}
+	if (!fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC)
+		rc = kmp_kcore_open(core, fd, err);
+	else
+		rc = kmp_kdump_open(core, fd, err);
+	if (rc == KMP_OK)
+		return KMP_OK;
+	return rc;
+fail:
+	close(fd);
+	return KMP_ECORE;
+}
+
+void kmp_core_close(struct kmp_core *core)
+{
+	if (core->mem.ops)
+		core->mem.ops->close(&core->mem);
+	core->mem.ops = NULL;
+	free(core->vmcoreinfo);
+	core->vmcoreinfo = NULL;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kmempool: open a core (/proc/kcore or a vmcore) as a memory reader. */
+#ifndef KMP_CORE_H
+#define KMP_CORE_H
+
+#include "mem.h"
+
+struct kmp_core {
+	struct kmp_mem mem;
+	char format[64];	/* "kcore", "elf", "kdump-compressed (zlib)", ... */
+	char *vmcoreinfo;	/* raw VMCOREINFO text, malloc'ed, may be NULL */
+	char path[4096];
+};
+
+/* Returns KMP_OK or KMP_ECORE with @err set. */
+int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err);
+void kmp_core_close(struct kmp_core *core);
+
+/* Backends, used by kmp_core_open(). */
+int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err);
+int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err);
+
+#endif

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmempool: /proc/kcore, an ELF core whose PT_LOAD segments are mapped at
+ * kernel virtual addresses; read with libelf's program headers.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+
+struct kcore_seg {
+	uint64_t vaddr, size, offset;
+};
+
+struct kcore {
+	int fd;
+	Elf *elf;
+	struct kcore_seg *segs;
+	size_t nsegs;
+};
+
+static bool kcore_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		       struct kmp_err *err)
+{
+	struct kcore *k = mem->priv;
+	char *out = buf;
+
+	while (len) {
+		const struct kcore_seg *s = NULL;
+		size_t n;
+		ssize_t got;
+
+		for (size_t i = 0; i < k->nsegs; i++) {
+			if (addr >= k->segs[i].vaddr && addr - k->segs[i].vaddr < k->segs[i].size) {
+				s = &k->segs[i];
+				break;
+			}
+		}
+		if (!s) {
+			kmp_seterr(err, "address 0x%llx is not mapped in /proc/kcore",
+				   (unsigned long long)addr);
+			return false;
+		}
+		n = s->size - (addr - s->vaddr);
+		if (n > len)
+			n = len;
+		got = pread(k->fd, out, n, (off_t)(s->offset + (addr - s->vaddr)));
+		if (got != (ssize_t)n) {
+			kmp_seterr(err, "cannot read 0x%llx from /proc/kcore: %s",
+				   (unsigned long long)addr,
+				   got < 0 ? strerror(errno) : "short read");
+			return false;
+		}
+		out += n;
+		addr += n;
+		len -= n;
+	}
+	return true;
+}
+
+static void kcore_close(struct kmp_mem *mem)
+{
+	struct kcore *k = mem->priv;
+
+	elf_end(k->elf);
+	close(k->fd);
+	free(k->segs);
+	free(k);
+}
+
+static const struct kmp_mem_ops kcore_ops = {
+	.read = kcore_read,
+	.close = kcore_close,
+};
+
+static char *find_vmcoreinfo(Elf *elf, const GElf_Phdr *ph)
+{
+	Elf_Data *data = elf_getdata_rawchunk(elf, (int64_t)ph->p_offset, ph->p_filesz,
+					      ELF_T_NHDR);
+	size_t off = 0, noff, doff;
+	GElf_Nhdr nh;
+
+	if (!data)
+		return NULL;
+	while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+		if (nh.n_namesz == 11 &&
+		    !memcmp((const char *)data->d_buf + noff, "VMCOREINFO", 11)) {
+			char *s = malloc(nh.n_descsz + 1);
+
+			if (!s)
+				return NULL;
+			memcpy(s, (const char *)data->d_buf + doff, nh.n_descsz);
+			s[nh.n_descsz] = '\0';
+			return s;
+		}
+	}
+	return NULL;
+}
+
+int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
+{
+	struct kcore *k = calloc(1, sizeof(*k));
+	size_t nph;
+
+	if (!k) {
+		kmp_seterr(err, "out of memory");
+		close(fd);
+		return KMP_ECORE;
+	}
+	k->fd = fd;
+	elf_version(EV_CURRENT);
+	k->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!k->elf || elf_kind(k->elf) != ELF_K_ELF || elf_getphdrnum(k->elf, &nph)) {
+		kmp_seterr(err, "%s is not an ELF core", core->path);
+		goto fail;
+	}
+	k->segs = calloc(nph ? nph : 1, sizeof(*k->segs));
+	if (!k->segs) {
+		kmp_seterr(err, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(k->elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_LOAD && ph.p_filesz) {
+			k->segs[k->nsegs++] = (struct kcore_seg){
+				ph.p_vaddr, ph.p_filesz, ph.p_offset };
+		} else if (ph.p_type == PT_NOTE && !core->vmcoreinfo) {
+			core->vmcoreinfo = find_vmcoreinfo(k->elf, &ph);
+		}
+	}
+	if (!k->nsegs) {
+		kmp_seterr(err, "%s has no memory segments", core->path);
+		goto fail;
+	}
+	core->mem.ops = &kcore_ops;
+	core->mem.priv = k;
+	snprintf(core->format, sizeof(core->format), "kcore");
+	return KMP_OK;
+fail:
+	if (k->elf)
+		elf_end(k->elf);
+	free(k->segs);
+	free(k);
+	close(fd);
+	free(core->vmcoreinfo);
+	core->vmcoreinfo = NULL;
+	return KMP_ECORE;
+}

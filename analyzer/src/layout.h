@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: what the analyzer knows about the kernel's data structures.
+ * Every offset and size here comes from DWARF (debuginfo.c); none is
+ * written in the source.
+ */
+#ifndef KMP_LAYOUT_H
+#define KMP_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct kmp_field {
+	uint64_t off;
+	uint64_t size;
+	bool ok;
+};
+
+#define KMP_MAX_TYPES 16
+
+struct kmp_enumerator {
+	int64_t value;
+	char name[24];		/* lower case, "MEMPOOL_" stripped: "slab" */
+};
+
+struct kmp_layout {
+	/* struct mempool_s */
+	uint64_t pool_size;
+	struct kmp_field list, name, owner, elem_size, type, min_nr, curr_nr,
+			 low_nr, nr_reserve, nr_wait, wait;
+	/* struct list_head */
+	struct kmp_field lh_next, lh_prev;
+	/* struct wait_queue_head, struct wait_queue_entry */
+	struct kmp_field wqh_head, wqe_private, wqe_entry;
+	/* struct task_struct */
+	struct kmp_field task_pid, task_comm, task_state;
+	bool have_tasks;
+	/* enum mempool_type */
+	unsigned int ntypes;
+	struct kmp_enumerator types[KMP_MAX_TYPES];
+	/* where the layout came from, for --verbose and the benchmark */
+	const char *cu_name;
+	bool via_aranges;
+};
+
+/* Name of a pool type value, "private" for values DWARF does not list. */
+const char *kmp_type_name(const struct kmp_layout *l, int64_t value);
+
+#endif

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmempool: print the kernel's memory pools from kernel memory, live from
+ * /proc/kcore or post mortem from a vmcore, in the format of /proc/mempool.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "session.h"
+
+#define KMP_VERSION "1.0"
+
+static const char usage[] =
+"Usage: kmempool [COMMAND] [OPTIONS]\n"
+"Print the kernel's memory pools (mempool_list) from kernel memory.\n"
+"\n"
+"Commands:\n"
+"  report      the /proc/mempool table, byte for byte (default)\n"
+"  info        kernel release, build ID, KASLR offset, dump format, crash time\n"
+"  waiters     pools with tasks waiting on them, and those tasks\n"
+"\n"
+"Options:\n"
+"  -c, --core PATH       /proc/kcore (default) or a vmcore: ELF, kdump-compressed\n"
+"                        (zlib, lzo, snappy, zstd) or uncompressed kdump\n"
+"  -s, --vmlinux PATH    vmlinux with DWARF; default: found from the core's\n"
+"                        OSRELEASE and BUILD-ID like drgn does\n"
+"  -f, --format FMT      text (default) or json\n"
+"      --force           use a vmlinux that does not match the core\n"
+"      --max-entries N   bound on list entries walked (default 1000000)\n"
+"  -h, --help            this text\n"
+"  -V, --version         kmempool's version\n"
+"\n"
+"Exit status:\n"
+"  0  complete report\n"
+"  1  bad command line\n"
+"  2  core missing, unreadable, a directory, not a kernel dump, flattened\n"
+"     (run makedumpfile -R first) or without VMCOREINFO\n"
+"  3  vmlinux missing, unreadable, not found, not ELF or without debug info\n"
+"  4  vmlinux does not belong to the core (build ID, release or linux_banner)\n"
+"  5  partial report: a list entry was unreadable or corrupt; the pools read\n"
+"     before it were printed, stderr names the entry and the last good node\n"
+"  6  kernel without mempool_list, unknown /proc/mempool format version, or\n"
+"     debug info lacking a needed type or member\n";
+
+struct cli {
+	const char *command;
+	bool json;
+	struct kmp_options o;
+};
+
+static int parse(int argc, char **argv, struct cli *c)
+{
+	static const struct option longopts[] = {
+		{ "core", required_argument, NULL, 'c' },
+		{ "vmlinux", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "max-entries", required_argument, NULL, 'm' },
+		{ "no-aranges", no_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	memset(c, 0, sizeof(*c));
+	c->command = "report";
+	c->o.lim.max_pools = 1000000;
+	c->o.lim.max_waiters = 1000000;
+	while ((ch = getopt_long(argc, argv, "c:s:f:hV", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (ch) {
+		case 'c': c->o.core = optarg; break;
+		case 's': c->o.vmlinux = optarg; break;
+		case 'F': c->o.force = true; break;
+		case 'A': c->o.no_aranges = true; break;
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				c->json = true;
+			else if (strcmp(optarg, "text")) {
+				fprintf(stderr, "kmempool: unknown format '%s' (text or json)\n", optarg);
+				return KMP_EUSAGE;
+			}
+			break;
+		case 'm':
+			c->o.lim.max_pools = strtoull(optarg, &end, 10);
+			if (*end || !c->o.lim.max_pools) {
+				fprintf(stderr, "kmempool: --max-entries needs a positive number\n");
+				return KMP_EUSAGE;
+			}
+			c->o.lim.max_waiters = c->o.lim.max_pools;
+			break;
+		case 'h': fputs(usage, stdout); exit(KMP_OK);
+		case 'V': printf("kmempool %s\n", KMP_VERSION); exit(KMP_OK);
+		default:
+			fputs("Try 'kmempool --help'.\n", stderr);
+			return KMP_EUSAGE;
+		}
+	}
+	if (optind < argc)
+		c->command = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "kmempool: unexpected argument '%s'\n", argv[optind]);
+		return KMP_EUSAGE;
+	}
+	if (strcmp(c->command, "report") && strcmp(c->command, "info") &&
+	    strcmp(c->command, "waiters")) {
+		fprintf(stderr, "kmempool: unknown command '%s' (report, info, waiters)\n",
+			c->command);
+		return KMP_EUSAGE;
+	}
+	return KMP_OK;
+}
+
+static void json_kernel(FILE *f, const struct kmp_session *s)
+{
+	fputs("\"kernel\": {\"release\": ", f);
+	kmp_json_string(f, s->release);
+	fputs(", \"source\": ", f);
+	kmp_json_string(f, s->core.path);
+	fputs(", \"format\": ", f);
+	kmp_json_string(f, s->core.format);
+	fputs(", \"mempool_format\": ", f);
+	kmp_json_string(f, s->version);
+	fputc('}', f);
+}
+
+static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+{
+	struct kmp_pools pools = { 0 };
+	int rc = kmp_read_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim,
+				&pools, err);
+
+	if (c->json) {
+		printf("{");
+		json_kernel(stdout, s);
+		printf(", \"complete\": %s, \"pools\": [", rc == KMP_OK ? "true" : "false");
+		for (size_t i = 0; i < pools.n; i++) {
+			printf(i ? ",\n  " : "\n  ");
+			kmp_json_pool(stdout, &pools.v[i]);
+		}
+		printf("\n]}\n");
+	} else {
+		kmp_report_text(stdout, s->version, &pools);
+	}
+	kmp_pools_free(&pools);
+	return rc;
+}
+
+struct waiters_out {
+	bool json;
+	size_t n;
+};
+
+static void print_waiter(const struct kmp_waiter *w, void *arg)
+{
+	struct waiters_out *o = arg;
+
+	if (o->json) {
+		printf("%s{\"pid\": %" PRId64 ", \"comm\": ", o->n ? ", " : "", w->pid);
+		kmp_json_string(stdout, w->comm);
+		printf(", \"state\": \"%.1s\"}", kmp_task_state(w->state));
+	} else {
+		printf("    pid %-7" PRId64 " %-16s %s\n", w->pid, w->comm,
+		       kmp_task_state(w->state));
+	}
+	o->n++;
+}
+
+static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+{
+	struct kmp_pools pools = { 0 };
+	int rc = kmp_read_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim,
+				&pools, err);
+	size_t shown = 0;
+
+	if (c->json) {
+		printf("{");
+		json_kernel(stdout, s);
+		printf(", \"pools\": [");
+	} else {
+		kmp_report_header(stdout, s->version);
+	}
+	for (size_t i = 0; i < pools.n; i++) {
+		const struct kmp_pool *p = &pools.v[i];
+		struct waiters_out wo = { c->json, 0 };
+		struct kmp_err werr;
+		int wrc;
+
+		if (!p->waiting)
+			continue;
+		if (c->json) {
+			printf("%s\n  {\"pool\": ", shown ? "," : "");
+			kmp_json_pool(stdout, p);
+			printf(", \"waiters\": [");
+		} else {
+			kmp_report_pool(stdout, p);
+		}
+		shown++;
+		wrc = kmp_read_waiters(&s->core.mem, &s->layout, p->addr, &c->o.lim,
+				       print_waiter, &wo, &werr);
+		if (c->json)
+			printf("]}");
+		if (wrc != KMP_OK && rc == KMP_OK) {
+			*err = werr;
+			rc = wrc;
+		}
+	}
+	if (c->json)
+		printf("\n]}\n");
+	else if (!shown)
+		printf("# no task is waiting on any mempool\n");
+	kmp_pools_free(&pools);
+	return rc;
+}
+
+static int cmd_info(struct kmp_session *s, const struct cli *c)
+{
+	char when[64] = "";
+
+	if (s->vi.have_crashtime) {
+		time_t t = (time_t)s->vi.crashtime;
+		struct tm tm;
+
+		if (gmtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	}
+	if (c->json) {
+		printf("{\"release\": ");
+		kmp_json_string(stdout, s->release);
+		printf(", \"build_id\": ");
+		kmp_json_string(stdout, s->vi.build_id);
+		printf(", \"kaslr_offset\": \"0x%" PRIx64 "\", \"format\": ", s->kaslr);
+		kmp_json_string(stdout, s->core.format);
+		printf(", \"source\": ");
+		kmp_json_string(stdout, s->core.path);
+		printf(", \"vmlinux\": ");
+		kmp_json_string(stdout, s->vml.path);
+		printf(", \"mempool_format\": ");
+		kmp_json_string(stdout, s->version);
+		if (s->vi.have_crashtime)
+			printf(", \"crash_time\": %" PRId64, s->vi.crashtime);
+		printf("}\n");
+		return KMP_OK;
+	}
+	printf("release:        %s\n", s->release);
+	printf("banner:         %s\n", s->banner);
+	printf("build id:       %s\n", s->vi.build_id[0] ? s->vi.build_id : "(not in VMCOREINFO)");
+	printf("kaslr offset:   0x%" PRIx64 "\n", s->kaslr);
+	printf("source:         %s\n", s->core.path);
+	printf("dump format:    %s\n", s->core.format);
+	printf("vmlinux:        %s\n", s->vml.path);
+	printf("mempool format: %s\n", s->version);
+	if (s->vi.have_crashtime)
+		printf("crash time:     %s (%" PRId64 ")\n", when, s->vi.crashtime);
+	else
+		printf("crash time:     none (a live kernel, or no CRASHTIME in VMCOREINFO)\n");
+	return KMP_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct kmp_session s;
+	struct kmp_err err = { "" };
+	struct cli c;
+	int rc = parse(argc, argv, &c);
+
+	if (rc != KMP_OK)
+		return rc;
+	rc = kmp_session_open(&s, &c.o, &err);
+	if (rc == KMP_OK && strcmp(c.command, "info") && !kmp_format_known(s.version)) {
+		kmp_seterr(&err, "this kernel's /proc/mempool format is version '%s'; "
+			   "kmempool %s knows %s", s.version, KMP_VERSION, kmp_formats_known());
+		rc = KMP_EFORMAT;
+	}
+	if (rc == KMP_OK) {
+		if (!strcmp(c.command, "info"))
+			rc = cmd_info(&s, &c);
+		else if (!strcmp(c.command, "waiters"))
+			rc = cmd_waiters(&s, &c, &err);
+		else
+			rc = cmd_report(&s, &c, &err);
+	}
+	fflush(stdout);
+	if (rc != KMP_OK)
+		fprintf(stderr, "kmempool: %s\n", err.msg);
+	kmp_session_close(&s);
+	return rc;
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: typed reads on top of a memory reader. */
+#include <string.h>
+
+#include "mem.h"
+
+bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+	      struct kmp_err *err)
+{
+	return mem->ops->read(mem, addr, buf, len, err);
+}
+
+bool kmp_read_uint(struct kmp_mem *mem, uint64_t addr, uint64_t size,
+		   uint64_t *val, struct kmp_err *err)
+{
+	unsigned char b[8];
+	uint64_t v = 0;
+
+	if (size == 0 || size > 8 || (size & (size - 1))) {
+		kmp_seterr(err, "cannot read an integer of %llu bytes",
+			   (unsigned long long)size);
+		return false;
+	}
+	if (!kmp_read(mem, addr, b, size, err))
+		return false;
+	for (uint64_t i = size; i > 0; i--)
+		v = (v << 8) | b[i - 1];
+	*val = v;
+	return true;
+}
+
+bool kmp_read_int(struct kmp_mem *mem, uint64_t addr, uint64_t size,
+		  int64_t *val, struct kmp_err *err)
+{
+	uint64_t u;
+
+	if (!kmp_read_uint(mem, addr, size, &u, err))
+		return false;
+	if (size < 8 && (u & (1ULL << (size * 8 - 1))))
+		u |= ~0ULL << (size * 8);
+	*val = (int64_t)u;
+	return true;
+}
+
+bool kmp_read_string(struct kmp_mem *mem, uint64_t addr, char *buf,
+		     size_t max, struct kmp_err *err)
+{
+	size_t done = 0;
+
+	/* Read in small chunks so a short string near an unmapped page works. */
+	while (done < max) {
+		size_t chunk = 64 - ((addr + done) & 63);
+
+		if (chunk > max - done)
+			chunk = max - done;
+		if (!kmp_read(mem, addr + done, buf + done, chunk, err))
+			return false;
+		if (memchr(buf + done, '\0', chunk))
+			return true;
+		done += chunk;
+	}
+	buf[max - 1] = '\0';
+	kmp_seterr(err, "string at 0x%llx has no NUL within %zu bytes",
+		   (unsigned long long)addr, max);
+	return false;
+}

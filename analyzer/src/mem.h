@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: the memory reader interface.  Every source of kernel memory
+ * (/proc/kcore, a vmcore, a synthetic image in the unit tests) implements
+ * read(); everything above it sees only kernel virtual addresses.
+ */
+#ifndef KMP_MEM_H
+#define KMP_MEM_H
+
+#include <stdbool.h>
+#include "kmp.h"
+
+struct kmp_mem;
+
+struct kmp_mem_ops {
+	/* Read @len bytes at kernel virtual @addr; false and @err on failure. */
+	bool (*read)(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		     struct kmp_err *err);
+	void (*close)(struct kmp_mem *mem);
+};
+
+struct kmp_mem {
+	const struct kmp_mem_ops *ops;
+	void *priv;
+};
+
+bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+	      struct kmp_err *err);
+/* Read an unsigned integer of @size (1, 2, 4 or 8) bytes, little endian. */
+bool kmp_read_uint(struct kmp_mem *mem, uint64_t addr, uint64_t size,
+		   uint64_t *val, struct kmp_err *err);
+/* Read a signed integer of @size bytes. */
+bool kmp_read_int(struct kmp_mem *mem, uint64_t addr, uint64_t size,
+		  int64_t *val, struct kmp_err *err);
+/*
+ * Read a NUL-terminated string of at most @max - 1 characters into @buf.
+ * Fails if no NUL is found within @max bytes or the memory is unreadable.
+ */
+bool kmp_read_string(struct kmp_mem *mem, uint64_t addr, char *buf,
+		     size_t max, struct kmp_err *err);
+
+#endif

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: read pool records and wait queues from kernel memory. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pools.h"
+#include "walk.h"
+
+static uint64_t field_uint(const unsigned char *buf, const struct kmp_field *f)
+{
+	uint64_t v = 0;
+
+	for (uint64_t i = f->size; i > 0; i--)
+		v = (v << 8) | buf[f->off + i - 1];
+	return v;
+}
+
+static int64_t field_int(const unsigned char *buf, const struct kmp_field *f)
+{
+	uint64_t u = field_uint(buf, f);
+
+	if (f->size < 8 && (u & (1ULL << (f->size * 8 - 1))))
+		u |= ~0ULL << (f->size * 8);
+	return (int64_t)u;
+}
+
+struct count_arg {
+	uint64_t n;
+};
+
+static bool count_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	(void)node;
+	(void)err;
+	((struct count_arg *)arg)->n++;
+	return true;
+}
+
+struct pools_arg {
+	struct kmp_mem *mem;
+	const struct kmp_layout *l;
+	const struct kmp_limits *lim;
+	struct kmp_pools *out;
+	unsigned char *buf;
+};
+
+static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct pools_arg *a = arg;
+	const struct kmp_layout *l = a->l;
+	uint64_t addr = node - l->list.off, name, owner;
+	struct count_arg cnt = { 0 };
+	struct kmp_err why;
+	struct kmp_pool *p;
+	uint64_t last;
+
+	if (a->out->n == a->out->cap) {
+		size_t cap = a->out->cap ? a->out->cap * 2 : 64;
+		struct kmp_pool *v = realloc(a->out->v, cap * sizeof(*v));
+
+		if (!v) {
+			kmp_seterr(err, "out of memory after %zu pools", a->out->n);
+			return false;
+		}
+		a->out->v = v;
+		a->out->cap = cap;
+	}
+	p = &a->out->v[a->out->n];
+	memset(p, 0, sizeof(*p));
+	p->addr = addr;
+	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &why)) {
+		kmp_seterr(err, "unreadable mempool at 0x%" PRIx64 ": %s", addr, why.msg);
+		return false;
+	}
+	name = field_uint(a->buf, &l->name);
+	owner = field_uint(a->buf, &l->owner);
+	if (!name) {
+		kmp_seterr(err, "mempool at 0x%" PRIx64 " has no name", addr);
+		return false;
+	}
+	if (!kmp_read_string(a->mem, name, p->name, sizeof(p->name), &why)) {
+		kmp_seterr(err, "name of mempool at 0x%" PRIx64 ": %s", addr, why.msg);
+		return false;
+	}
+	if (!owner)
+		snprintf(p->owner, sizeof(p->owner), "-");
+	else if (!kmp_read_string(a->mem, owner, p->owner, sizeof(p->owner), &why)) {
+		kmp_seterr(err, "owner of mempool %s at 0x%" PRIx64 ": %s", p->name, addr,
+			   why.msg);
+		return false;
+	}
+	p->type = kmp_type_name(l, field_int(a->buf, &l->type));
+	p->elem_size = field_uint(a->buf, &l->elem_size);
+	p->min_nr = field_int(a->buf, &l->min_nr);
+	p->curr_nr = field_int(a->buf, &l->curr_nr);
+	p->low_nr = field_int(a->buf, &l->low_nr);
+	p->nr_reserve = field_uint(a->buf, &l->nr_reserve);
+	p->nr_wait = field_uint(a->buf, &l->nr_wait);
+	if (kmp_list_walk(a->mem, l, addr + l->wait.off + l->wqh_head.off,
+			  a->lim->max_waiters, count_visit, &cnt, &last, &why) != KMP_WALK_DONE) {
+		kmp_seterr(err, "wait queue of mempool %s at 0x%" PRIx64 ": %s", p->name,
+			   addr, why.msg);
+		return false;
+	}
+	p->waiting = cnt.n;
+	a->out->n++;
+	return true;
+}
+
+int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		   const struct kmp_limits *lim, struct kmp_pools *out,
+		   struct kmp_err *err)
+{
+	struct pools_arg a = { mem, l, lim, out, malloc(l->pool_size) };
+	enum kmp_walk_status st;
+	struct kmp_err why;
+	uint64_t last;
+
+	if (!a.buf) {
+		kmp_seterr(err, "out of memory");
+		return KMP_EPARTIAL;
+	}
+	st = kmp_list_walk(mem, l, head, lim->max_pools, pool_visit, &a, &last, &why);
+	free(a.buf);
+	if (st == KMP_WALK_DONE)
+		return KMP_OK;
+	if (st == KMP_WALK_STOPPED)
+		kmp_seterr(err, "mempool_list entry after 0x%" PRIx64 ": %s", last, why.msg);
+	else
+		kmp_seterr(err, "mempool_list: %s", why.msg);
+	return KMP_EPARTIAL;
+}
+
+void kmp_pools_free(struct kmp_pools *p)
+{
+	free(p->v);
+	p->v = NULL;
+	p->n = p->cap = 0;
+}
+
+struct waiters_arg {
+	struct kmp_mem *mem;
+	const struct kmp_layout *l;
+	kmp_waiter_fn fn;
+	void *arg;
+};
+
+static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct waiters_arg *a = arg;
+	const struct kmp_layout *l = a->l;
+	uint64_t wqe = node - l->wqe_entry.off;
+	struct kmp_waiter w = { 0 };
+	struct kmp_err why;
+
+	if (!kmp_read_uint(a->mem, wqe + l->wqe_private.off, l->wqe_private.size,
+			   &w.task, &why)) {
+		kmp_seterr(err, "wait queue entry 0x%" PRIx64 ": %s", wqe, why.msg);
+		return false;
+	}
+	if (!kmp_read_int(a->mem, w.task + l->task_pid.off, l->task_pid.size, &w.pid, &why) ||
+	    !kmp_read_uint(a->mem, w.task + l->task_state.off, l->task_state.size,
+			   &w.state, &why) ||
+	    !kmp_read_string(a->mem, w.task + l->task_comm.off, w.comm,
+			     l->task_comm.size < sizeof(w.comm) ? l->task_comm.size + 1 :
+			     sizeof(w.comm), &why)) {
+		kmp_seterr(err, "task 0x%" PRIx64 " waiting at 0x%" PRIx64 ": %s", w.task,
+			   wqe, why.msg);
+		return false;
+	}
+	a->fn(&w, a->arg);
+	return true;
+}
+
+int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+		     const struct kmp_limits *lim, kmp_waiter_fn fn, void *arg,
+		     struct kmp_err *err)
+{
+	struct waiters_arg a = { mem, l, fn, arg };
+	struct kmp_err why;
+	uint64_t last;
+
+	if (!l->have_tasks) {
+		kmp_seterr(err, "the debug info lacks wait_queue_entry or task_struct members");
+		return KMP_EFORMAT;
+	}
+	if (kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, lim->max_waiters,
+			  waiter_visit, &a, &last, &why) == KMP_WALK_DONE)
+		return KMP_OK;
+	kmp_seterr(err, "wait queue of mempool at 0x%" PRIx64 ": %s", pool, why.msg);
+	return KMP_EPARTIAL;
+}
+
+const char *kmp_task_state(uint64_t state)
+{
+	/* The TASK_* bits of include/linux/sched.h, as /proc/PID/stat shows them. */
+	if ((state & 0x0002) && (state & 0x0400))
+		return "I (idle)";
+	if (state & 0x0002)
+		return "D (uninterruptible)";
+	if (state & 0x0001)
+		return "S (sleeping)";
+	if (state & 0x0004)
+		return "T (stopped)";
+	if (state & 0x0008)
+		return "t (traced)";
+	if (state & 0x0020)
+		return "Z (zombie)";
+	if (state & 0x0010)
+		return "X (dead)";
+	if (state == 0)
+		return "R (running)";
+	return "? (unknown)";
+}

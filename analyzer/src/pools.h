@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kmempool: read the pools on mempool_list and the tasks waiting on them. */
+#ifndef KMP_POOLS_H
+#define KMP_POOLS_H
+
+#include "layout.h"
+#include "mem.h"
+
+#define KMP_NAME_MAX 256	/* bound for reading a pool's name */
+#define KMP_OWNER_MAX 64	/* MODULE_NAME_LEN is 56 on 64-bit */
+#define KMP_COMM_MAX 64
+
+struct kmp_pool {
+	uint64_t addr;
+	char name[KMP_NAME_MAX];
+	const char *type;
+	uint64_t elem_size;
+	int64_t min_nr, curr_nr, low_nr;
+	uint64_t nr_reserve, nr_wait;
+	uint64_t waiting;
+	char owner[KMP_OWNER_MAX];
+};
+
+struct kmp_pools {
+	struct kmp_pool *v;
+	size_t n, cap;
+};
+
+struct kmp_waiter {
+	uint64_t task;
+	int64_t pid;
+	uint64_t state;
+	char comm[KMP_COMM_MAX];
+};
+
+struct kmp_limits {
+	uint64_t max_pools;	/* entries on mempool_list */
+	uint64_t max_waiters;	/* entries on one wait queue */
+};
+
+/*
+ * Read every pool on the list at @head into @out.  Returns KMP_OK, or
+ * KMP_EPARTIAL with @err naming the bad entry; @out then holds the pools
+ * read before it.
+ */
+int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		   const struct kmp_limits *lim, struct kmp_pools *out,
+		   struct kmp_err *err);
+void kmp_pools_free(struct kmp_pools *p);
+
+/*
+ * Read the tasks waiting on the pool at @pool (its wait queue); @fn is
+ * called for each.  Returns KMP_OK or KMP_EPARTIAL.
+ */
+typedef void (*kmp_waiter_fn)(const struct kmp_waiter *w, void *arg);
+int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+		     const struct kmp_limits *lim, kmp_waiter_fn fn, void *arg,
+		     struct kmp_err *err);
+
+/* "D (uninterruptible)" and the like, for a task_struct.__state value. */
+const char *kmp_task_state(uint64_t state);
+
+#endif

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmempool: the /proc/mempool format.  It is defined by the kernel patch
+ * (mm/mempool.c, mempool_seq_show()); this file reproduces version 1.0 of
+ * it byte for byte.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "report.h"
+
+bool kmp_format_known(const char *version)
+{
+	return !strcmp(version, "1.0");
+}
+
+const char *kmp_formats_known(void)
+{
+	return "1.0";
+}
+
+void kmp_report_header(FILE *f, const char *version)
+{
+	fprintf(f, "mempool - version: %s\n", version);
+	fprintf(f, "# %-22s %-7s %9s %6s %7s %6s %12s %8s %7s %s\n",
+		"name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
+		"from_reserve", "waits", "waiting", "owner");
+}
+
+void kmp_report_pool(FILE *f, const struct kmp_pool *p)
+{
+	fprintf(f, "%-24s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6" PRId64
+		" %12" PRIu64 " %8" PRIu64 " %7" PRIu64 " %s\n",
+		p->name, p->type, p->elem_size, p->min_nr, p->curr_nr, p->low_nr,
+		p->nr_reserve, p->nr_wait, p->waiting, p->owner);
+}
+
+void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools)
+{
+	kmp_report_header(f, version);
+	for (size_t i = 0; i < pools->n; i++)
+		kmp_report_pool(f, &pools->v[i]);
+}
+
+void kmp_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void kmp_json_pool(FILE *f, const struct kmp_pool *p)
+{
+	fputs("{\"name\": ", f);
+	kmp_json_string(f, p->name);
+	fputs(", \"type\": ", f);
+	kmp_json_string(f, p->type);
+	fprintf(f, ", \"elem_size\": %" PRIu64 ", \"min_nr\": %" PRId64
+		", \"curr_nr\": %" PRId64 ", \"low_nr\": %" PRId64
+		", \"from_reserve\": %" PRIu64 ", \"waits\": %" PRIu64
+		", \"waiting\": %" PRIu64 ", \"owner\": ",
+		p->elem_size, p->min_nr, p->curr_nr, p->low_nr, p->nr_reserve,
+		p->nr_wait, p->waiting);
+	if (!strcmp(p->owner, "-"))
+		fputs("null", f);
+	else
+		kmp_json_string(f, p->owner);
+	fputc('}', f);
+}

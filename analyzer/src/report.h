@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kmempool: print pools as /proc/mempool text or as JSON. */
+#ifndef KMP_REPORT_H
+#define KMP_REPORT_H
+
+#include <stdio.h>
+
+#include "pools.h"
+
+/* True if this kmempool can print /proc/mempool format @version. */
+bool kmp_format_known(const char *version);
+/* The known versions, for messages: "1.0". */
+const char *kmp_formats_known(void);
+
+void kmp_report_header(FILE *f, const char *version);
+void kmp_report_pool(FILE *f, const struct kmp_pool *p);
+void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools);
+
+/* JSON helpers. */
+void kmp_json_string(FILE *f, const char *s);
+void kmp_json_pool(FILE *f, const struct kmp_pool *p);
+
+#endif

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: open and cross-check a core and a vmlinux. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "session.h"
+
+/* "Linux version 6.1.192 (...)" -> "6.1.192" */
+static void banner_release(const char *banner, char *rel, size_t len)
+{
+	const char *p = strncmp(banner, "Linux version ", 14) ? NULL : banner + 14;
+	size_t n = 0;
+
+	rel[0] = '\0';
+	if (!p)
+		return;
+	while (p[n] && p[n] != ' ' && n + 1 < len)
+		n++;
+	memcpy(rel, p, n);
+	rel[n] = '\0';
+}
+
+enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_N };
+
+int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
+		     struct kmp_err *err)
+{
+	struct kmp_sym syms[S_N] = {
+		[S_LIST] = { "mempool_list" },
+		[S_VERSION] = { "mempool_format_version" },
+		[S_BANNER] = { "linux_banner" },
+		[S_CUFN] = { "mempool_exit" },
+	};
+	const char *core = o->core ? o->core : "/proc/kcore";
+	char path[4096], membanner[256];
+	struct kmp_err why;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = kmp_core_open(&s->core, core, err);
+	if (rc != KMP_OK)
+		return rc;
+	s->core_open = true;
+	kmp_vmcoreinfo_parse(s->core.vmcoreinfo, &s->vi);
+	if (!s->core.vmcoreinfo) {
+		kmp_seterr(err, "%s has no VMCOREINFO: cannot tell the kernel's release "
+			   "or KASLR offset", core);
+		return KMP_ECORE;
+	}
+	if (o->vmlinux) {
+		snprintf(path, sizeof(path), "%s", o->vmlinux);
+	} else if (!kmp_find_vmlinux(&s->vi, path, sizeof(path))) {
+		kmp_seterr(err, "no vmlinux found for release %s (build ID %s); give one with -s",
+			   s->vi.osrelease[0] ? s->vi.osrelease : "?",
+			   s->vi.build_id[0] ? s->vi.build_id : "?");
+		return KMP_EVMLINUX;
+	}
+	if (!kmp_vmlinux_open(&s->vml, path, err))
+		return KMP_EVMLINUX;
+	s->vml_open = true;
+	kmp_vmlinux_symbols(&s->vml, syms, S_N);
+	if (!syms[S_BANNER].found ||
+	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,
+			      sizeof(s->banner) - 1)) {
+		kmp_seterr(err, "%s: no linux_banner; is this a vmlinux?", path);
+		return KMP_EVMLINUX;
+	}
+	s->banner[sizeof(s->banner) - 1] = '\0';
+	s->banner[strcspn(s->banner, "\n")] = '\0';
+	banner_release(s->banner, s->release, sizeof(s->release));
+	s->kaslr = s->vi.have_kerneloffset ? s->vi.kerneloffset : 0;
+
+	/* Refuse a vmlinux of another kernel, unless forced. */
+	if (!o->force) {
+		if (s->vi.build_id[0] && s->vml.build_id[0] &&
+		    strncmp(s->vml.build_id, s->vi.build_id, strlen(s->vi.build_id))) {
+			kmp_seterr(err, "vmlinux %s does not match the core: build ID %s, core has %s "
+				   "(--force to use it anyway)", path, s->vml.build_id, s->vi.build_id);
+			return KMP_EMISMATCH;
+		}
+		if (s->vi.osrelease[0] && strcmp(s->vi.osrelease, s->release)) {
+			kmp_seterr(err, "vmlinux %s does not match the core: release %s, core has %s "
+				   "(--force to use it anyway)", path, s->release, s->vi.osrelease);
+			return KMP_EMISMATCH;
+		}
+		memset(membanner, 0, sizeof(membanner));
+		if (!kmp_read_string(&s->core.mem, syms[S_BANNER].addr + s->kaslr, membanner,
+				     sizeof(membanner), &why)) {
+			kmp_seterr(err, "cannot read linux_banner from %s: %s (--force to skip "
+				   "this check)", core, why.msg);
+			return KMP_EMISMATCH;
+		}
+		membanner[strcspn(membanner, "\n")] = '\0';
+		if (strcmp(membanner, s->banner)) {
+			kmp_seterr(err, "vmlinux %s does not match the core: linux_banner differs "
+				   "(\"%s\" in the core) (--force to use it anyway)", path, membanner);
+			return KMP_EMISMATCH;
+		}
+	}
+	if (!syms[S_LIST].found) {
+		kmp_seterr(err, "%s has no symbol mempool_list: this kernel lacks the "
+			   "mempool_list patches", path);
+		return KMP_EFORMAT;
+	}
+	s->mempool_list = syms[S_LIST].addr + s->kaslr;
+	if (!kmp_layout_load(&s->vml, syms[S_CUFN].found ? syms[S_CUFN].addr : 0,
+			     o->no_aranges, &s->layout, err))
+		return KMP_EFORMAT;
+	if (!syms[S_VERSION].found) {
+		kmp_seterr(err, "%s has no symbol mempool_format_version", path);
+		return KMP_EFORMAT;
+	}
+	if (!kmp_read_string(&s->core.mem, syms[S_VERSION].addr + s->kaslr, s->version,
+			     sizeof(s->version), &why)) {
+		kmp_seterr(err, "cannot read the /proc/mempool format version: %s", why.msg);
+		return KMP_EFORMAT;
+	}
+	return KMP_OK;
+}
+
+void kmp_session_close(struct kmp_session *s)
+{
+	if (s->core_open)
+		kmp_core_close(&s->core);
+	if (s->vml_open)
+		kmp_vmlinux_close(&s->vml);
+	s->core_open = s->vml_open = false;
+}

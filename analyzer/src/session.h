@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: a core and its vmlinux, checked against each other, with the
+ * addresses the commands need (KASLR offset applied).
+ */
+#ifndef KMP_SESSION_H
+#define KMP_SESSION_H
+
+#include "core.h"
+#include "layout.h"
+#include "pools.h"
+#include "vmcoreinfo.h"
+#include "vmlinux.h"
+
+struct kmp_options {
+	const char *core;	/* NULL: /proc/kcore */
+	const char *vmlinux;	/* NULL: search like drgn */
+	bool force;		/* accept a vmlinux that does not match */
+	bool no_aranges;	/* scan unit headers instead (benchmark) */
+	struct kmp_limits lim;
+};
+
+struct kmp_session {
+	struct kmp_core core;
+	struct kmp_vmlinux vml;
+	struct kmp_vmcoreinfo vi;
+	struct kmp_layout layout;
+	uint64_t kaslr;		/* added to every vmlinux symbol address */
+	uint64_t mempool_list;	/* runtime address */
+	char version[16];	/* /proc/mempool format of this kernel */
+	char release[65];
+	char banner[256];
+	bool core_open, vml_open;
+};
+
+/* Returns KMP_OK or an exit status with @err set; close in any case. */
+int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
+		     struct kmp_err *err);
+void kmp_session_close(struct kmp_session *s);
+
+/* Try the places drgn looks for a vmlinux; returns false if none fits. */
+bool kmp_find_vmlinux(const struct kmp_vmcoreinfo *vi, char *out, size_t len);
+
+#endif

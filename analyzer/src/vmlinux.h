@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kmempool: the vmlinux file: symbols, build ID, file contents, DWARF. */
+#ifndef KMP_VMLINUX_H
+#define KMP_VMLINUX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+#include <libelf.h>
+
+#include "kmp.h"
+#include "layout.h"
+
+struct kmp_vmlinux {
+	int fd;
+	Elf *elf;
+	Dwarf *dwarf;
+	char path[4096];
+	char build_id[129];	/* hex, "" if none */
+};
+
+struct kmp_sym {
+	const char *name;
+	uint64_t addr;
+	uint64_t size;
+	bool found;
+};
+
+bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
+		      struct kmp_err *err);
+void kmp_vmlinux_close(struct kmp_vmlinux *v);
+/* Look up all @n symbols in one pass over .symtab. */
+void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms,
+			 size_t n);
+/* Read bytes at link-time address @addr from the file's sections. */
+bool kmp_vmlinux_read(struct kmp_vmlinux *v, uint64_t addr, void *buf,
+		      size_t len);
+/*
+ * Load the layout from the compilation unit that holds the code at
+ * @cu_addr (found through .debug_aranges; without them, or with
+ * @no_aranges, by scanning the unit headers for mm/mempool.c).
+ */
+bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
+		     struct kmp_layout *l, struct kmp_err *err);
+
+#endif

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: validated list walk. */
+#include <inttypes.h>
+
+#include "walk.h"
+
+static bool read_ptr(struct kmp_mem *mem, uint64_t addr, const struct kmp_field *f,
+		     uint64_t *val, struct kmp_err *err)
+{
+	return kmp_read_uint(mem, addr + f->off, f->size, val, err);
+}
+
+enum kmp_walk_status kmp_list_walk(struct kmp_mem *mem, const struct kmp_layout *l,
+				   uint64_t head, uint64_t max, kmp_visit_fn visit,
+				   void *arg, uint64_t *last_good, struct kmp_err *err)
+{
+	uint64_t prev = head, pos, count = 0;
+	uint64_t tortoise = head, power = 1, lam = 1;
+	struct kmp_err why;
+
+	*last_good = head;
+	if (!read_ptr(mem, head, &l->lh_next, &pos, &why)) {
+		kmp_seterr(err, "cannot read list head at 0x%" PRIx64 ": %s", head, why.msg);
+		return KMP_WALK_BROKEN;
+	}
+	while (pos != head) {
+		uint64_t next, back;
+
+		if (pos == tortoise) {
+			kmp_seterr(err, "cycle in list: node 0x%" PRIx64 " comes again after %"
+				   PRIu64 " entries (last good node 0x%" PRIx64 ")",
+				   pos, count, *last_good);
+			return KMP_WALK_BROKEN;
+		}
+		if (++count > max) {
+			kmp_seterr(err, "more than %" PRIu64 " entries after 0x%" PRIx64
+				   "; list corrupt? (raise the bound with --max-entries)",
+				   max, head);
+			return KMP_WALK_BROKEN;
+		}
+		if (!pos || (pos & 7)) {
+			kmp_seterr(err, "bad next pointer 0x%" PRIx64 " in node 0x%" PRIx64
+				   " (last good node 0x%" PRIx64 ")", pos, prev, *last_good);
+			return KMP_WALK_BROKEN;
+		}
+		if (!read_ptr(mem, pos, &l->lh_next, &next, &why) ||
+		    !read_ptr(mem, pos, &l->lh_prev, &back, &why)) {
+			kmp_seterr(err, "unreadable list node 0x%" PRIx64 " (last good node 0x%"
+				   PRIx64 "): %s", pos, *last_good, why.msg);
+			return KMP_WALK_BROKEN;
+		}
+		if (back != prev) {
+			kmp_seterr(err, "broken prev link: node 0x%" PRIx64 " points back to 0x%"
+				   PRIx64 ", expected 0x%" PRIx64 " (last good node 0x%" PRIx64 ")",
+				   pos, back, prev, *last_good);
+			return KMP_WALK_BROKEN;
+		}
+		if (!visit(pos, arg, err))
+			return KMP_WALK_STOPPED;
+		*last_good = pos;
+		/* Brent: move the tortoise to the hare at every power of two. */
+		if (lam == power) {
+			tortoise = pos;
+			power *= 2;
+			lam = 0;
+		}
+		prev = pos;
+		pos = next;
+		lam++;
+	}
+	return KMP_WALK_DONE;
+}

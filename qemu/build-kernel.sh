@@ -1,0 +1,104 @@
+#!/bin/bash
+# Build the patched kernel for one flavor, cached by a hash of its inputs.
+#
+#   qemu/build-kernel.sh [default|noproc]
+#
+# default: build/kernel/{bzImage,vmlinux,modroot/,release}
+# noproc:  build/kernel-noproc/... (CONFIG_PROC_MEMPOOL=n)
+# Stage lines go to stdout, the full build log to build/logs/.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FLAVOR=${1:-default}
+TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+PATCHES="$ROOT/kernel-patches"
+FRAGMENT="$PATCHES/kmempool.config"
+B="$ROOT/build"
+case "$FLAVOR" in
+default) OUT="$B/kernel" ;;
+noproc)  OUT="$B/kernel-noproc" ;;
+*) echo "build-kernel: unknown flavor '$FLAVOR' (default|noproc)" >&2; exit 2 ;;
+esac
+OBJ="$B/obj-$FLAVOR"
+LOGS="$B/logs"; mkdir -p "$LOGS"
+stage() { echo "==> [kernel:$FLAVOR] $*"; }
+die() { echo "build-kernel: $*" >&2; exit 1; }
+
+[ -r "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-6.1)"
+TARVER=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %s "$TARBALL")
+
+# The fragment this flavor uses.
+FRAG="$B/fragment-$FLAVOR.config"
+mkdir -p "$B"
+if [ "$FLAVOR" = noproc ]; then
+	sed 's/^CONFIG_PROC_MEMPOOL=y$/# CONFIG_PROC_MEMPOOL is not set/' "$FRAGMENT" > "$FRAG.tmp"
+else
+	cp "$FRAGMENT" "$FRAG.tmp"
+fi
+mv "$FRAG.tmp" "$FRAG"
+
+SRCKEY=$( (echo "$TARVER"; cat "$PATCHES"/0*.patch) | sha256sum | cut -c1-16)
+KEY=$( (echo "$SRCKEY"; cat "$FRAG" "$0") | sha256sum | cut -c1-16)
+if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$KEY" ] && \
+   [ -f "$OUT/bzImage" ] && [ -f "$OUT/vmlinux" ]; then
+	stage "cached ($KEY): $OUT"
+	exit 0
+fi
+
+# One source tree at a stable path, so ccache hits after a patch change.
+SRC="$B/src"
+if [ "$(cat "$SRC/.kmp-patched" 2>/dev/null)" != "$SRCKEY" ]; then
+	stage "extracting $(basename "$TARBALL") ($TARVER)"
+	rm -rf "$SRC"; mkdir -p "$SRC"
+	tar xf "$TARBALL" -C "$SRC" --strip-components=1
+	stage "applying $(ls "$PATCHES"/0*.patch | grep -vc cover-letter) patches"
+	for p in "$PATCHES"/0*.patch; do
+		case "$p" in *cover-letter*) continue ;; esac
+		if ! patch -d "$SRC" -p1 --forward --batch --quiet < "$p" > "$LOGS/patch.log" 2>&1; then
+			cat "$LOGS/patch.log" >&2
+			rm -rf "$SRC"
+			die "patch $(basename "$p") does not apply to $TARVER"
+		fi
+	done
+	echo "$SRCKEY" > "$SRC/.kmp-patched"
+else
+	stage "source tree ready: $SRC"
+fi
+
+stage "configuring (tinyconfig + $(basename "$FRAGMENT"))"
+mkdir -p "$OBJ"
+CC="gcc"; command -v ccache >/dev/null && CC="ccache gcc"
+export CCACHE_NOHASHDIR=true CCACHE_BASEDIR="$B"
+MK=(make -C "$SRC" O="$OBJ" CC="$CC" -j"$(nproc)")
+"${MK[@]}" -s tinyconfig > "$LOGS/config-$FLAVOR.log" 2>&1
+(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "$FRAG") >> "$LOGS/config-$FLAVOR.log" 2>&1
+"${MK[@]}" -s olddefconfig >> "$LOGS/config-$FLAVOR.log" 2>&1
+missing=0
+while IFS= read -r line; do
+	case "$line" in ''|'#'*) [ "${line#\# CONFIG_}" = "$line" ] && continue ;; esac
+	if ! grep -qxF -- "$line" "$OBJ/.config"; then
+		echo "build-kernel: config line lost by olddefconfig: $line" >&2
+		missing=1
+	fi
+done < "$FRAG"
+[ $missing = 0 ] || die "the kernel config lacks fragment lines (see above)"
+
+stage "building bzImage and modules (log: $LOGS/build-$FLAVOR.log)"
+start=$(date +%s)
+if ! "${MK[@]}" bzImage modules > "$LOGS/build-$FLAVOR.log" 2>&1; then
+	grep -E 'error|Error' "$LOGS/build-$FLAVOR.log" | head -20 >&2
+	die "kernel build failed, see $LOGS/build-$FLAVOR.log"
+fi
+stage "built in $(( $(date +%s) - start )) s"
+
+rm -rf "$OUT"; mkdir -p "$OUT"
+REL=$(cat "$OBJ/include/config/kernel.release")
+"${MK[@]}" -s modules_install INSTALL_MOD_PATH="$OUT/modroot" DEPMOD=/bin/true > /dev/null
+rm -f "$OUT/modroot/lib/modules/$REL/build" "$OUT/modroot/lib/modules/$REL/source"
+depmod -b "$OUT/modroot" "$REL"
+cp "$OBJ/arch/x86/boot/bzImage" "$OUT/bzImage"
+cp "$OBJ/vmlinux" "$OUT/vmlinux"
+cp "$OBJ/System.map" "$OBJ/.config" "$OUT/"
+echo "$REL" > "$OUT/release"
+echo "$OBJ" > "$OUT/objdir"
+echo "$KEY" > "$OUT/.key"
+stage "ready: $OUT (release $REL)"

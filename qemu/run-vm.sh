@@ -1,0 +1,73 @@
+#!/bin/bash
+# Boot a kernel under QEMU, run a shell script inside, bring results back.
+#
+#   qemu/run-vm.sh --kernel DIR --initrd FILE --script FILE --out DIR
+#                  [--input FILE]... [--timeout SECONDS] [--mem MB]
+#                  [--smp N] [--append "ARGS"] [--scratch MB]
+#
+# DIR holds bzImage (build/kernel or build/kernel-noproc).  The script runs
+# as /work/script.sh with every --input file beside it; what it leaves in
+# /out comes back to the --out DIR, with serial.log.  With --scratch, the
+# guest also gets /dev/vdc, an empty disk of that size, returned as
+# OUT/scratch.img.  The exit status is the guest script's (of the capture
+# kernel's run if there was a kdump), 124 when the time limit hit, 125
+# when the VM stopped without finishing.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+KDIR= INITRD= SCRIPT= OUT= TIMEOUT=120 MEM=512 SMP=2 APPEND= SCRATCH=0
+INPUTS=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) KDIR=$2 ;; --initrd) INITRD=$2 ;; --script) SCRIPT=$2 ;;
+	--out) OUT=$2 ;; --input) INPUTS+=("$2") ;; --timeout) TIMEOUT=$2 ;;
+	--mem) MEM=$2 ;; --smp) SMP=$2 ;; --append) APPEND=$2 ;;
+	--scratch) SCRATCH=$2 ;;
+	*) echo "run-vm: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+for v in KDIR INITRD SCRIPT OUT; do
+	[ -n "${!v}" ] || { echo "run-vm: --${v,,} missing" >&2; exit 2; }
+done
+[ -f "$KDIR/bzImage" ] || { echo "run-vm: no $KDIR/bzImage" >&2; exit 2; }
+rm -rf "$OUT"; mkdir -p "$OUT"
+STAGE=$(mktemp -d); trap 'rm -rf "$STAGE"' EXIT
+mkdir "$STAGE/in"
+cp "$SCRIPT" "$STAGE/in/script.sh"
+for f in "${INPUTS[@]}"; do cp -L "$f" "$STAGE/in/"; done
+tar cf "$STAGE/in.tar" -C "$STAGE/in" .
+truncate -s 64M "$STAGE/out.img"
+DRIVES=(-drive "file=$STAGE/in.tar,format=raw,if=virtio,readonly=on"
+	-drive "file=$STAGE/out.img,format=raw,if=virtio")
+if [ "$SCRATCH" != 0 ]; then
+	truncate -s "${SCRATCH}M" "$OUT/scratch.img"
+	DRIVES+=(-drive "file=$OUT/scratch.img,format=raw,if=virtio")
+fi
+ACCEL=$("$HERE/accel.sh" "$KDIR" "$INITRD")
+start=$(date +%s.%N)
+set +e
+timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -m "$MEM" -smp "$SMP" \
+	-nodefaults -display none -no-reboot -monitor none \
+	-serial "file:$OUT/serial.log" \
+	-kernel "$KDIR/bzImage" -initrd "$INITRD" \
+	-append "console=ttyS0 panic=1 $APPEND" \
+	"${DRIVES[@]}" > "$OUT/qemu.log" 2>&1
+qrc=$?
+set -e
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+tar xf "$STAGE/out.img" -C "$OUT" 2>/dev/null || true
+printf 'run-vm: %s, %.1f s, qemu exit %d\n' "$ACCEL" "$elapsed" "$qrc" >> "$OUT/qemu.log"
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+	echo "run-vm: VM did not finish within ${TIMEOUT}s (serial log: $OUT/serial.log)" >&2
+	tail -5 "$OUT/serial.log" >&2 || true
+	exit 124
+fi
+for phase in capture first; do
+	if [ -f "$OUT/status.$phase" ]; then
+		exit "$(cat "$OUT/status.$phase")"
+	fi
+done
+echo "run-vm: VM stopped before its script finished (serial log: $OUT/serial.log)" >&2
+tail -5 "$OUT/serial.log" >&2 || true
+exit 125

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmp_test - memory pools of every type, for testing /proc/mempool and
+ * the kmempool analyzer.
+ *
+ * On load it creates, with the sizes given as parameters:
+ *   kmp_test_slab     slab pool, allocated (mempool_create_slab_pool_named)
+ *   kmp_test_kmalloc  kmalloc pool, embedded (mempool_init_kmalloc_pool_named)
+ *   kmp_test_page     page pool, allocated (mempool_create_page_pool_named)
+ *   kmp_test_private  private pool, embedded, with its element size
+ *   and one unnamed kmalloc pool, which gets the default name
+ *   "kmp_test:kmp_test_init".
+ *
+ * Commands written to /proc/kmp_test, one per write:
+ *   drain NAME N   take N elements out of the reserve (the underlying
+ *                  allocator is made to fail meanwhile) and hold them
+ *   refill NAME    give every held element back
+ *   block NAME N   empty the reserve, keep the allocator failing and start
+ *                  N kernel threads "kmp_waiter" that sleep in
+ *                  mempool_alloc() on the pool
+ *   release NAME   let the allocator work again and wake the waiters
+ *
+ * Making the allocator fail swaps pool->alloc, which only a test may do.
+ */
+#include <linux/module.h>
+#include <linux/mempool.h>
+#include <linux/slab.h>
+#include <linux/kthread.h>
+#include <linux/proc_fs.h>
+#include <linux/uaccess.h>
+
+static int slab_min = 4, slab_size = 192;
+static int kmalloc_min = 3, kmalloc_size = 100;
+static int page_min = 2, page_order = 1;
+static int private_min = 5, private_size = 64;
+static int unnamed_min = 1, unnamed_size = 24;
+module_param(slab_min, int, 0444);
+module_param(slab_size, int, 0444);
+module_param(kmalloc_min, int, 0444);
+module_param(kmalloc_size, int, 0444);
+module_param(page_min, int, 0444);
+module_param(page_order, int, 0444);
+module_param(private_min, int, 0444);
+module_param(private_size, int, 0444);
+module_param(unnamed_min, int, 0444);
+module_param(unnamed_size, int, 0444);
+
+#define KMP_MAX_HELD	256
+#define KMP_MAX_WAITERS	16
+
+struct kmp_pool {
+	const char *name;
+	mempool_t *pool;
+	mempool_alloc_t *real_alloc;
+	void *held[KMP_MAX_HELD];
+	int nr_held;
+	struct task_struct *waiters[KMP_MAX_WAITERS];
+	int nr_waiters;
+};
+
+static struct kmem_cache *kmp_cache;
+static mempool_t *slab_pool, *page_pool, *unnamed_pool;
+static mempool_t kmalloc_pool, private_pool;	/* embedded */
+static struct kmp_pool pools[4];
+static DEFINE_MUTEX(kmp_mutex);
+
+static void *kmp_private_alloc(gfp_t gfp, void *data)
+{
+	return kmalloc((size_t)data, gfp);
+}
+
+static void kmp_private_free(void *element, void *data)
+{
+	kfree(element);
+}
+
+static void *kmp_fail_alloc(gfp_t gfp, void *data)
+{
+	return NULL;
+}
+
+static struct kmp_pool *kmp_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pools); i++)
+		if (pools[i].pool && !strcmp(pools[i].name, name))
+			return &pools[i];
+	return NULL;
+}
+
+static void kmp_give_back(struct kmp_pool *p)
+{
+	while (p->nr_held)
+		mempool_free(p->held[--p->nr_held], p->pool);
+}
+
+static void kmp_take(struct kmp_pool *p, int n)
+{
+	p->pool->alloc = kmp_fail_alloc;
+	while (n-- > 0 && p->nr_held < KMP_MAX_HELD) {
+		void *e = mempool_alloc(p->pool, GFP_NOWAIT);
+
+		if (!e)
+			break;
+		p->held[p->nr_held++] = e;
+	}
+}
+
+static int kmp_waiter_fn(void *data)
+{
+	struct kmp_pool *p = data;
+	void *e = mempool_alloc(p->pool, GFP_KERNEL);
+
+	mempool_free(e, p->pool);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static void kmp_release(struct kmp_pool *p)
+{
+	p->pool->alloc = p->real_alloc;
+	kmp_give_back(p);
+	while (p->nr_waiters)
+		kthread_stop(p->waiters[--p->nr_waiters]);
+}
+
+static ssize_t kmp_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	char buf[64], cmd[16], name[32];
+	struct kmp_pool *p;
+	int n = 0, args;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	args = sscanf(buf, "%15s %31s %d", cmd, name, &n);
+	if (args < 2)
+		return -EINVAL;
+
+	mutex_lock(&kmp_mutex);
+	p = kmp_find(name);
+	if (!p) {
+		count = -ENOENT;
+	} else if (!strcmp(cmd, "drain") && args == 3) {
+		kmp_take(p, n);
+		p->pool->alloc = p->real_alloc;
+	} else if (!strcmp(cmd, "refill")) {
+		kmp_give_back(p);
+	} else if (!strcmp(cmd, "block") && args == 3) {
+		kmp_take(p, KMP_MAX_HELD);
+		while (n-- > 0 && p->nr_waiters < KMP_MAX_WAITERS) {
+			struct task_struct *t;
+
+			t = kthread_run(kmp_waiter_fn, p, "kmp_waiter");
+			if (IS_ERR(t))
+				break;
+			p->waiters[p->nr_waiters++] = t;
+		}
+	} else if (!strcmp(cmd, "release")) {
+		kmp_release(p);
+	} else {
+		count = -EINVAL;
+	}
+	mutex_unlock(&kmp_mutex);
+	return count;
+}
+
+static const struct proc_ops kmp_proc_ops = {
+	.proc_write = kmp_write,
+};
+
+static void kmp_destroy(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pools); i++)
+		if (pools[i].pool)
+			kmp_release(&pools[i]);
+	mempool_destroy(slab_pool);
+	mempool_destroy(page_pool);
+	mempool_destroy(unnamed_pool);
+	mempool_exit(&kmalloc_pool);
+	mempool_exit(&private_pool);
+	kmem_cache_destroy(kmp_cache);
+}
+
+static void kmp_track(int i, const char *name, mempool_t *pool)
+{
+	pools[i].name = name;
+	pools[i].pool = pool;
+	pools[i].real_alloc = pool->alloc;
+}
+
+static int __init kmp_test_init(void)
+{
+	kmp_cache = kmem_cache_create("kmp_test_obj", slab_size, 0, 0, NULL);
+	if (!kmp_cache)
+		return -ENOMEM;
+	slab_pool = mempool_create_slab_pool_named("kmp_test_slab", slab_min,
+						   kmp_cache);
+	if (!slab_pool)
+		goto fail;
+	kmp_track(0, "kmp_test_slab", slab_pool);
+	if (mempool_init_kmalloc_pool_named(&kmalloc_pool, "kmp_test_kmalloc",
+					    kmalloc_min, kmalloc_size))
+		goto fail;
+	kmp_track(1, "kmp_test_kmalloc", &kmalloc_pool);
+	page_pool = mempool_create_page_pool_named("kmp_test_page", page_min,
+						   page_order);
+	if (!page_pool)
+		goto fail;
+	kmp_track(2, "kmp_test_page", page_pool);
+	if (mempool_init_named(&private_pool, "kmp_test_private",
+			       private_size, private_min, kmp_private_alloc,
+			       kmp_private_free, (void *)(size_t)private_size))
+		goto fail;
+	kmp_track(3, "kmp_test_private", &private_pool);
+	unnamed_pool = mempool_create_kmalloc_pool(unnamed_min, unnamed_size);
+	if (!unnamed_pool)
+		goto fail;
+	if (!proc_create("kmp_test", 0200, NULL, &kmp_proc_ops))
+		goto fail;
+	return 0;
+fail:
+	kmp_destroy();
+	return -ENOMEM;
+}
+
+static void __exit kmp_test_exit(void)
+{
+	remove_proc_entry("kmp_test", NULL);
+	kmp_destroy();
+}
+
+module_init(kmp_test_init);
+module_exit(kmp_test_exit);
+MODULE_DESCRIPTION("Memory pools of every type for testing /proc/mempool");
+MODULE_LICENSE("GPL");
