@@ -3,6 +3,8 @@
 #
 #   qemu/build-kernel.sh [default|noproc]
 #
+# The object directory build/obj-FLAVOR is kept: external modules (the
+# test module in vmcore-tests/) are built against it.
 # default: build/kernel/{bzImage,vmlinux,modroot/,release}
 # noproc:  build/kernel-noproc/... (CONFIG_PROC_MEMPOOL=n)
 # Stage lines go to stdout, the full build log to build/logs/.
@@ -39,7 +41,8 @@ mv "$FRAG.tmp" "$FRAG"
 SRCKEY=$( (echo "$TARVER"; cat "$PATCHES"/0*.patch) | sha256sum | cut -c1-16)
 KEY=$( (echo "$SRCKEY"; cat "$FRAG" "$0") | sha256sum | cut -c1-16)
 if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$KEY" ] && \
-   [ -f "$OUT/bzImage" ] && [ -f "$OUT/vmlinux" ]; then
+   [ -f "$OUT/bzImage" ] && [ -f "$OUT/vmlinux" ] && \
+   [ -f "$OBJ/Module.symvers" ] && [ -f "$B/src/Makefile" ]; then
 	stage "cached ($KEY): $OUT"
 	exit 0
 fi

@@ -69,6 +69,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	int ch;
 
 	memset(c, 0, sizeof(*c));
+	opterr = 0;
 	c->command = "report";
 	c->o.lim.max_pools = 1000000;
 	c->o.lim.max_waiters = 1000000;
@@ -99,7 +100,8 @@ static int parse(int argc, char **argv, struct cli *c)
 		case 'h': fputs(usage, stdout); exit(KMP_OK);
 		case 'V': printf("kmempool %s\n", KMP_VERSION); exit(KMP_OK);
 		default:
-			fputs("Try 'kmempool --help'.\n", stderr);
+			fprintf(stderr, "kmempool: bad option '%s' (unknown, or lacking its "
+				"argument); see kmempool --help\n", argv[optind - 1]);
 			return KMP_EUSAGE;
 		}
 	}

@@ -10,6 +10,26 @@ static bool read_ptr(struct kmp_mem *mem, uint64_t addr, const struct kmp_field 
 	return kmp_read_uint(mem, addr + f->off, f->size, val, err);
 }
 
+/*
+ * After a broken prev link at @pos: is @pos one of the first @n entries
+ * (a cycle back into the list)?  Returns its 1-based index, or 0.  Runs
+ * only on that error path, so the good path pays nothing for it.
+ */
+static uint64_t seen_before(struct kmp_mem *mem, const struct kmp_layout *l,
+			    uint64_t head, uint64_t pos, uint64_t n)
+{
+	uint64_t node = head;
+	struct kmp_err why;
+
+	for (uint64_t i = 1; i <= n; i++) {
+		if (!read_ptr(mem, node, &l->lh_next, &node, &why))
+			return 0;
+		if (node == pos)
+			return i;
+	}
+	return 0;
+}
+
 enum kmp_walk_status kmp_list_walk(struct kmp_mem *mem, const struct kmp_layout *l,
 				   uint64_t head, uint64_t max, kmp_visit_fn visit,
 				   void *arg, uint64_t *last_good, struct kmp_err *err)
@@ -50,6 +70,14 @@ enum kmp_walk_status kmp_list_walk(struct kmp_mem *mem, const struct kmp_layout 
 			return KMP_WALK_BROKEN;
 		}
 		if (back != prev) {
+			uint64_t first = seen_before(mem, l, head, pos, count - 1);
+
+			if (first) {
+				kmp_seterr(err, "cycle in list: node 0x%" PRIx64 " (entry %" PRIu64
+					   ") comes again after entry %" PRIu64 " (last good node 0x%"
+					   PRIx64 ")", pos, first, count - 1, *last_good);
+				return KMP_WALK_BROKEN;
+			}
 			kmp_seterr(err, "broken prev link: node 0x%" PRIx64 " points back to 0x%"
 				   PRIx64 ", expected 0x%" PRIx64 " (last good node 0x%" PRIx64 ")",
 				   pos, back, prev, *last_good);

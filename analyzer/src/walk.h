@@ -21,6 +21,11 @@ typedef bool (*kmp_visit_fn)(uint64_t node, void *arg, struct kmp_err *err);
  * part of a cycle (Brent's algorithm) and that at most @max nodes come.
  * @last_good gets the address of the last node that passed the checks
  * (the head if none did).
+ *
+ * A next pointer back to an earlier entry is caught by the prev check of
+ * that entry and then reported as a cycle; Brent's check catches a cycle
+ * even when the prev links agree with it (memory changing under a live
+ * walk), and the bound ends everything else.
  */
 enum kmp_walk_status kmp_list_walk(struct kmp_mem *mem, const struct kmp_layout *l,
 				   uint64_t head, uint64_t max, kmp_visit_fn visit,

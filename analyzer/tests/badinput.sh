@@ -1,0 +1,93 @@
+#!/bin/bash
+# Bad input for kmempool: every case must end with its documented exit
+# status and exactly one line on stderr, "kmempool: ...", that contains the
+# expected words; never a crash, a sanitizer report or a hang.
+#
+#   badinput.sh KMEMPOOL FAKE_VMLINUX [DUMP VMLINUX OTHER_VMLINUX]
+#
+# With only the first two arguments it runs the cases that need no real
+# dump (part of `make -C analyzer check`).  The vmcore tests add a real
+# dump, its vmlinux and the vmlinux of another build, for the cases that
+# need them: wrong vmlinux, vmlinux without debug info, truncated dump.
+set -u
+KMP=$1 FAKE=$2 DUMP=${3:-} VML=${4:-} OTHER=${5:-}
+T=$(mktemp -d /tmp/kmp-bad.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+# expect NAME STATUS WORDS -- ARGS...
+expect() {
+	local name=$1 want=$2 words=$3 rc lines
+	shift 4
+	timeout 60 "$KMP" "$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	lines=$(wc -l < "$T/err")
+	if [ "$rc" = "$want" ] && [ "$lines" = 1 ] && grep -q '^kmempool: ' "$T/err" &&
+	   grep -qiF -- "$words" "$T/err" &&
+	   ! grep -qE 'Sanitizer|runtime error' "$T/err"; then
+		echo "ok - $name (exit $rc: $(cut -c1-110 "$T/err"))"
+		pass=$((pass + 1))
+	else
+		echo "not ok - $name: exit $rc (want $want), $lines stderr lines, want '$words':"
+		sed 's/^/    /' "$T/err" | head -20
+		fail=$((fail + 1))
+	fi
+}
+
+# Deterministic "random" bytes.
+python3 -c 'import random,sys; r=random.Random(42); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(65536)))' > "$T/random"
+: > "$T/empty"
+printf 'ab' > "$T/short"
+# The start of a flattened dump: makedumpfile's signature and type.
+printf 'makedumpfile\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' > "$T/flat"
+head -c 4096 /dev/zero > "$T/zeros"
+printf 'ELF?' > "$T/notelf"
+
+expect "unknown option" 1 "--help" -- --bogus
+expect "unknown command" 1 "unknown command" -- frobnicate
+expect "unknown output format" 1 "unknown format" -- -f xml
+expect "bad --max-entries" 1 "positive number" -- --max-entries 0
+expect "missing core file" 2 "cannot open core" -- -c "$T/nonexistent" -s "$FAKE"
+expect "core is a directory" 2 "directory" -- -c "$T" -s "$FAKE"
+expect "empty core" 2 "too short" -- -c "$T/empty" -s "$FAKE"
+expect "two-byte core" 2 "too short" -- -c "$T/short" -s "$FAKE"
+expect "random bytes as core" 2 "not a kernel dump" -- -c "$T/random" -s "$FAKE"
+expect "zeros as core" 2 "not a kernel dump" -- -c "$T/zeros" -s "$FAKE"
+expect "flattened dump" 2 "makedumpfile -R" -- -c "$T/flat" -s "$FAKE"
+expect "an ELF program as core" 2 "not a kernel dump" -- -c "$FAKE" -s "$FAKE"
+
+# --help documents every exit status.
+if "$KMP" --help | grep -q '^  6  ' && "$KMP" --help | grep -q '^  5  partial'; then
+	echo "ok - --help lists the exit statuses"; pass=$((pass + 1))
+else
+	echo "not ok - --help lacks the exit statuses"; fail=$((fail + 1))
+fi
+
+if [ -n "$DUMP" ]; then
+	expect "missing vmlinux" 3 "cannot open vmlinux" -- -c "$DUMP" -s "$T/nonexistent"
+	expect "vmlinux is a directory" 3 "not a regular file" -- -c "$DUMP" -s "$T"
+	expect "vmlinux is random bytes" 3 "not an ELF file" -- -c "$DUMP" -s "$T/random"
+	objcopy --strip-debug "$VML" "$T/vmlinux-nodebug"
+	expect "vmlinux without debug info" 3 "no DWARF" -- -c "$DUMP" -s "$T/vmlinux-nodebug"
+	expect "vmlinux of another build" 4 "does not match" -- -c "$DUMP" -s "$OTHER"
+	expect "a test object as vmlinux" 4 "does not match" -- -c "$DUMP" -s "$FAKE"
+	# Cut short: the header and the first part survive, the rest is gone.
+	size=$(stat -c %s "$DUMP")
+	head -c $((size / 3)) "$DUMP" > "$T/truncated"
+	timeout 60 "$KMP" -c "$T/truncated" -s "$VML" > "$T/out" 2> "$T/err"
+	rc=$?
+	if { [ $rc = 5 ] || [ $rc = 2 ] || [ $rc = 4 ]; } && [ "$(wc -l < "$T/err")" = 1 ] &&
+	   grep -qiE 'truncat|beyond|missing|excluded|no data|cannot read' "$T/err" &&
+	   ! grep -qE 'Sanitizer|runtime error' "$T/err"; then
+		echo "ok - dump truncated to a third (exit $rc: $(cut -c1-110 "$T/err"))"
+		pass=$((pass + 1))
+	else
+		echo "not ok - dump truncated to a third: exit $rc"; sed 's/^/    /' "$T/err" | head
+		fail=$((fail + 1))
+	fi
+	head -c 3000 "$DUMP" > "$T/stub"
+	expect "dump truncated to 3000 bytes" 2 "" -- -c "$T/stub" -s "$VML"
+fi
+
+echo "badinput: $pass passed, $fail failed"
+[ "$fail" = 0 ]

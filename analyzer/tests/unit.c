@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the analyzer, on the host, without a VM: the layout comes
+ * from the DWARF of a small test object (fake_kernel.c), the kernel memory
+ * from synthetic images (memimg.c).  Each test prints "ok"/"not ok"; the
+ * last line is "unit: N passed, N failed".
+ *
+ *   unit FAKE_VMLINUX
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_kernel.h"
+#include "memimg.h"
+#include "pools.h"
+#include "report.h"
+#include "vmlinux.h"
+#include "walk.h"
+
+static int passed, failed;
+static int test_failed;
+static const char *test_name;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			printf("  %s:%d: %s: ", __FILE__, __LINE__, test_name); \
+			printf(__VA_ARGS__);				\
+			printf("\n");					\
+			test_failed = 1;				\
+		}							\
+	} while (0)
+
+static void begin(const char *name)
+{
+	test_name = name;
+	test_failed = 0;
+}
+
+static void end(void)
+{
+	printf("%s - %s\n", test_failed ? "not ok" : "ok", test_name);
+	if (test_failed)
+		failed++;
+	else
+		passed++;
+}
+
+/* ------------------------------------------------------------------ */
+/* A synthetic kernel: a list head, a block of pools, a block of strings. */
+
+#define HEAD_ADDR	0xffffffff82a01000ULL
+#define POOL_BASE	0xffff888004000000ULL
+#define STR_BASE	0xffff888010000000ULL
+#define TASK_BASE	0xffff888020000000ULL
+#define WQE_BASE	0xffff888030000000ULL
+#define POOL_STRIDE	0x200ULL
+#define STR_STRIDE	0x40ULL
+
+struct fake {
+	struct memimg img;
+	struct kmp_mem mem;
+	unsigned char *head, *pools, *strs, *tasks, *wqes;
+	size_t npools;
+};
+
+static struct kmp_layout L;
+
+static void put(unsigned char *base, const struct kmp_field *f, uint64_t v)
+{
+	for (uint64_t i = 0; i < f->size; i++)
+		base[f->off + i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put_at(unsigned char *base, uint64_t off, uint64_t size, uint64_t v)
+{
+	struct kmp_field f = { off, size, true };
+
+	put(base, &f, v);
+}
+
+static uint64_t pool_addr(size_t i)
+{
+	return POOL_BASE + i * POOL_STRIDE;
+}
+
+static uint64_t pool_node(size_t i)
+{
+	return pool_addr(i) + L.list.off;
+}
+
+static unsigned char *pool_bytes(struct fake *f, size_t i)
+{
+	return f->pools + i * POOL_STRIDE;
+}
+
+static unsigned char *node_bytes(struct fake *f, uint64_t node)
+{
+	if (node == HEAD_ADDR)
+		return f->head;
+	return f->pools + (node - POOL_BASE);
+}
+
+static void set_next(struct fake *f, uint64_t node, uint64_t next)
+{
+	put(node_bytes(f, node), &L.lh_next, next);
+}
+
+static void set_prev(struct fake *f, uint64_t node, uint64_t prev)
+{
+	put(node_bytes(f, node), &L.lh_prev, prev);
+}
+
+/* An image with @n pools, linked in order, each with an empty wait queue. */
+static void fake_init(struct fake *f, size_t n)
+{
+	memset(f, 0, sizeof(*f));
+	memimg_init(&f->img, &f->mem);
+	f->npools = n;
+	f->head = memimg_add(&f->img, HEAD_ADDR, 64);
+	f->pools = memimg_add(&f->img, POOL_BASE, (n ? n : 1) * POOL_STRIDE);
+	f->strs = memimg_add(&f->img, STR_BASE, (n ? n : 1) * STR_STRIDE);
+	f->tasks = memimg_add(&f->img, TASK_BASE, 8 * 0x400);
+	f->wqes = memimg_add(&f->img, WQE_BASE, 8 * 0x100);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *p = pool_bytes(f, i);
+		uint64_t wq = pool_addr(i) + L.wait.off + L.wqh_head.off;
+
+		snprintf((char *)f->strs + i * STR_STRIDE, STR_STRIDE, "pool-%zu", i);
+		put(p, &L.name, STR_BASE + i * STR_STRIDE);
+		put(p, &L.owner, 0);
+		put(p, &L.type, i % 4);
+		put(p, &L.elem_size, 64 + i);
+		put(p, &L.min_nr, 4 + i % 7);
+		put(p, &L.curr_nr, 4 + i % 7);
+		put(p, &L.low_nr, 4 + i % 7);
+		put(p, &L.nr_reserve, i * 3);
+		put(p, &L.nr_wait, i);
+		put_at(p, L.wait.off + L.wqh_head.off + L.lh_next.off, 8, wq);
+		put_at(p, L.wait.off + L.wqh_head.off + L.lh_prev.off, 8, wq);
+	}
+	for (size_t i = 0; i <= n; i++) {
+		uint64_t node = i ? pool_node(i - 1) : HEAD_ADDR;
+		uint64_t next = i < n ? pool_node(i) : HEAD_ADDR;
+
+		set_next(f, node, next);
+		set_prev(f, next, node);
+	}
+}
+
+static void fake_free(struct fake *f)
+{
+	memimg_free(&f->img);
+}
+
+static const struct kmp_limits LIM = { 1000000, 1000000 };
+
+static int read_all(struct fake *f, struct kmp_pools *out, struct kmp_err *err,
+		    const struct kmp_limits *lim)
+{
+	memset(out, 0, sizeof(*out));
+	err->msg[0] = '\0';
+	return kmp_read_pools(&f->mem, &L, HEAD_ADDR, lim ? lim : &LIM, out, err);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_layout(const char *vmlinux)
+{
+	struct kmp_sym sym[2] = { { .name = "mempool_exit" }, { .name = "mempool_list" } };
+	struct kmp_vmlinux v;
+	struct kmp_layout nl;
+	struct kmp_err err;
+
+	begin("layout from DWARF matches offsetof() (via .debug_aranges)");
+	if (!kmp_vmlinux_open(&v, vmlinux, &err)) {
+		CHECK(0, "cannot open %s: %s", vmlinux, err.msg);
+		end();
+		exit(1);
+	}
+	kmp_vmlinux_symbols(&v, sym, 2);
+	CHECK(sym[0].found && sym[1].found, "symbols mempool_exit/mempool_list not found");
+	CHECK(kmp_layout_load(&v, sym[0].addr, false, &L, &err), "layout: %s", err.msg);
+	CHECK(L.via_aranges, "the unit was not found through .debug_aranges");
+#define OFF(field, type, member) \
+	CHECK(L.field.ok && L.field.off == offsetof(type, member) && \
+	      L.field.size == sizeof(((type *)0)->member), \
+	      #member ": DWARF says off %" PRIu64 " size %" PRIu64 ", C says %zu/%zu", \
+	      L.field.off, L.field.size, offsetof(type, member), \
+	      sizeof(((type *)0)->member))
+	CHECK(L.pool_size == sizeof(mempool_t), "pool size %" PRIu64 " != %zu",
+	      L.pool_size, sizeof(mempool_t));
+	OFF(list, mempool_t, list);
+	OFF(name, mempool_t, name);
+	OFF(owner, mempool_t, owner);
+	OFF(elem_size, mempool_t, elem_size);
+	OFF(type, mempool_t, type);
+	OFF(min_nr, mempool_t, min_nr);
+	OFF(curr_nr, mempool_t, curr_nr);
+	OFF(low_nr, mempool_t, low_nr);
+	OFF(nr_reserve, mempool_t, nr_reserve);
+	OFF(nr_wait, mempool_t, nr_wait);
+	OFF(wait, mempool_t, wait);
+	OFF(lh_next, struct list_head, next);
+	OFF(lh_prev, struct list_head, prev);
+	OFF(wqh_head, struct wait_queue_head, head);
+	OFF(wqe_private, struct wait_queue_entry, private);
+	OFF(wqe_entry, struct wait_queue_entry, entry);
+	OFF(task_pid, struct task_struct, pid);
+	OFF(task_comm, struct task_struct, comm);
+	OFF(task_state, struct task_struct, __state);
+	CHECK(L.have_tasks, "task_struct members not found");
+	CHECK(L.ntypes == 4, "enum mempool_type: %u values", L.ntypes);
+	CHECK(!strcmp(kmp_type_name(&L, MEMPOOL_SLAB), "slab") &&
+	      !strcmp(kmp_type_name(&L, MEMPOOL_KMALLOC), "kmalloc") &&
+	      !strcmp(kmp_type_name(&L, MEMPOOL_PAGE), "page") &&
+	      !strcmp(kmp_type_name(&L, MEMPOOL_PRIVATE), "private"),
+	      "enum names wrong");
+	end();
+
+	begin("layout without .debug_aranges (scan for mm/mempool.c) fails cleanly");
+	/* The test object is not mm/mempool.c: the fallback must say so. */
+	CHECK(!kmp_layout_load(&v, sym[0].addr, true, &nl, &err), "no-aranges load succeeded");
+	CHECK(strstr(err.msg, "mm/mempool.c"), "message: %s", err.msg);
+	end();
+	kmp_vmlinux_close(&v);
+}
+
+static void test_empty(void)
+{
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	begin("empty list: no pools, complete, header only");
+	fake_init(&f, 0);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(p.n == 0, "%zu pools", p.n);
+	mf = open_memstream(&text, &len);
+	kmp_report_text(mf, "1.0", &p);
+	fclose(mf);
+	CHECK(!strcmp(text, "mempool - version: 1.0\n"
+		      "# name                   type    elem_size min_nr curr_nr low_nr "
+		      "from_reserve    waits waiting owner\n"),
+	      "header: [%s]", text);
+	free(text);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+}
+
+static void test_one(void)
+{
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	begin("one pool: every field, text line and JSON");
+	fake_init(&f, 1);
+	strcpy((char *)f.strs, "dm-crypt_req");
+	strcpy((char *)f.strs + 32, "dm_crypt");
+	put(pool_bytes(&f, 0), &L.owner, STR_BASE + 32);
+	put(pool_bytes(&f, 0), &L.type, MEMPOOL_KMALLOC);
+	put(pool_bytes(&f, 0), &L.elem_size, 1096);
+	put(pool_bytes(&f, 0), &L.min_nr, 1024);
+	put(pool_bytes(&f, 0), &L.curr_nr, 1000);
+	put(pool_bytes(&f, 0), &L.low_nr, (uint64_t)-1 & 0xffffffff);	/* -1 */
+	put(pool_bytes(&f, 0), &L.nr_reserve, 77);
+	put(pool_bytes(&f, 0), &L.nr_wait, 5);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(p.n == 1, "%zu pools", p.n);
+	if (p.n == 1) {
+		const struct kmp_pool *q = &p.v[0];
+
+		CHECK(q->addr == pool_addr(0), "addr");
+		CHECK(!strcmp(q->name, "dm-crypt_req"), "name %s", q->name);
+		CHECK(!strcmp(q->owner, "dm_crypt"), "owner %s", q->owner);
+		CHECK(!strcmp(q->type, "kmalloc"), "type %s", q->type);
+		CHECK(q->elem_size == 1096 && q->min_nr == 1024 && q->curr_nr == 1000,
+		      "sizes");
+		CHECK(q->low_nr == -1, "low_nr %" PRId64 " (sign extension)", q->low_nr);
+		CHECK(q->nr_reserve == 77 && q->nr_wait == 5 && q->waiting == 0, "stats");
+		mf = open_memstream(&text, &len);
+		kmp_report_pool(mf, q);
+		fclose(mf);
+		CHECK(!strcmp(text, "dm-crypt_req             kmalloc      1096   1024    1000"
+			      "     -1           77        5       0 dm_crypt\n"),
+		      "line: [%s]", text);
+		free(text);
+		mf = open_memstream(&text, &len);
+		kmp_json_pool(mf, q);
+		fclose(mf);
+		CHECK(!strcmp(text, "{\"name\": \"dm-crypt_req\", \"type\": \"kmalloc\", "
+			      "\"elem_size\": 1096, \"min_nr\": 1024, \"curr_nr\": 1000, "
+			      "\"low_nr\": -1, \"from_reserve\": 77, \"waits\": 5, "
+			      "\"waiting\": 0, \"owner\": \"dm_crypt\"}"),
+		      "json: [%s]", text);
+		free(text);
+	}
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+}
+
+static void test_many(void)
+{
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	int bad = 0;
+
+	begin("10,000 pools, in list order");
+	fake_init(&f, 10000);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(p.n == 10000, "%zu pools", p.n);
+	for (size_t i = 0; i < p.n && !bad; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "pool-%zu", i);
+		if (strcmp(p.v[i].name, want) || p.v[i].elem_size != 64 + i ||
+		    p.v[i].nr_reserve != i * 3) {
+			CHECK(0, "pool %zu: %s", i, p.v[i].name);
+			bad = 1;
+		}
+	}
+	kmp_pools_free(&p);
+
+	/* The bound on entries holds. */
+	{
+		struct kmp_limits lim = { 9999, 10 };
+
+		CHECK(read_all(&f, &p, &err, &lim) == KMP_EPARTIAL, "bound not enforced");
+		CHECK(p.n == 9999, "%zu pools before the bound", p.n);
+		CHECK(strstr(err.msg, "more than 9999 entries"), "message: %s", err.msg);
+		kmp_pools_free(&p);
+	}
+	fake_free(&f);
+	end();
+}
+
+static void test_cycle(void)
+{
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	char want[128];
+
+	/*
+	 * head -> 0 -> 1 -> 2 -> 3 -> 1: node 1's prev is 0, so coming back
+	 * from 3 breaks its prev link; node 1 was entry 2, so it is a cycle.
+	 */
+	begin("cycle back into the list: partial, names node and last good node");
+	fake_init(&f, 5);
+	set_next(&f, pool_node(3), pool_node(1));
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(p.n == 4, "%zu pools before the cycle", p.n);
+	snprintf(want, sizeof(want), "cycle in list: node 0x%" PRIx64 " (entry 2) comes "
+		 "again after entry 4 (last good node 0x%" PRIx64 ")",
+		 pool_node(1), pool_node(3));
+	CHECK(strstr(err.msg, want), "message: %s", err.msg);
+	kmp_pools_free(&p);
+
+	fake_free(&f);
+	end();
+
+	begin("self-cycle: a node whose next is itself");
+	fake_init(&f, 3);
+	set_next(&f, pool_node(1), pool_node(1));
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(p.n == 2, "%zu pools", p.n);
+	snprintf(want, sizeof(want), "cycle in list: node 0x%" PRIx64 " (entry 2) comes "
+		 "again after entry 2", pool_node(1));
+	CHECK(strstr(err.msg, want), "message: %s", err.msg);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+
+	begin("head whose next is itself after a pool was removed: empty and complete");
+	fake_init(&f, 2);
+	set_next(&f, HEAD_ADDR, HEAD_ADDR);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK && p.n == 0, "rc %s n %zu", err.msg, p.n);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+}
+
+/*
+ * A ring of list_heads that never returns to the head, read through a
+ * reader whose prev links always agree with the walk (as memory changing
+ * under a live walk might): only the cycle check can stop it.
+ */
+#define RING_BASE 0xffff888070000000ULL
+#define RING_N 5
+struct ring {
+	uint64_t prev_of[RING_N + 1];	/* [RING_N] is the head */
+	unsigned long reads;
+};
+
+static int ring_index(uint64_t addr, uint64_t *field)
+{
+	uint64_t rel = addr - RING_BASE;
+	int idx = (int)(rel / 0x100);
+
+	*field = rel % 0x100;
+	return idx;
+}
+
+static uint64_t ring_addr(int i)
+{
+	return RING_BASE + (uint64_t)i * 0x100;
+}
+
+static bool ring_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		      struct kmp_err *err)
+{
+	struct ring *r = mem->priv;
+	uint64_t field, v;
+	int i = ring_index(addr, &field);
+
+	r->reads++;
+	if (i < 0 || i > RING_N || len != 8) {
+		kmp_seterr(err, "ring: bad read at 0x%" PRIx64, addr);
+		return false;
+	}
+	if (field == L.lh_next.off) {
+		int next = i == RING_N ? 0 : (i + 1) % RING_N;
+
+		v = ring_addr(next);
+		r->prev_of[next] = ring_addr(i);
+	} else {
+		v = r->prev_of[i];
+	}
+	memcpy(buf, &v, 8);
+	return true;
+}
+
+static void ring_close(struct kmp_mem *mem)
+{
+	(void)mem;
+}
+
+static bool ring_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	(void)node;
+	(void)err;
+	(*(unsigned long *)arg)++;
+	return true;
+}
+
+static void test_brent(void)
+{
+	static const struct kmp_mem_ops ops = { ring_read, ring_close };
+	struct ring r = { { 0 }, 0 };
+	struct kmp_mem mem = { &ops, &r };
+	unsigned long visits = 0;
+	uint64_t last;
+	struct kmp_err err;
+
+	begin("cycle with agreeing prev links: Brent's check stops the walk");
+	CHECK(kmp_list_walk(&mem, &L, ring_addr(RING_N), 1000000, ring_visit, &visits,
+			    &last, &err) == KMP_WALK_BROKEN, "walk did not stop as broken");
+	CHECK(strstr(err.msg, "cycle in list"), "message: %s", err.msg);
+	CHECK(visits >= RING_N && visits <= 4 * RING_N, "%lu visits", visits);
+	end();
+}
+
+static void test_broken(void)
+{
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	char want[160];
+
+	begin("broken prev link");
+	fake_init(&f, 4);
+	set_prev(&f, pool_node(2), pool_node(0));
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(p.n == 2, "%zu pools", p.n);
+	snprintf(want, sizeof(want), "broken prev link: node 0x%" PRIx64 " points back to 0x%"
+		 PRIx64 ", expected 0x%" PRIx64, pool_node(2), pool_node(0), pool_node(1));
+	CHECK(strstr(err.msg, want), "message: %s", err.msg);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+
+	begin("next pointer into unmapped memory");
+	fake_init(&f, 4);
+	set_next(&f, pool_node(1), 0xffffc90000abc000ULL);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(p.n == 2, "%zu pools", p.n);
+	snprintf(want, sizeof(want), "unreadable list node 0xffffc90000abc000 (last good "
+		 "node 0x%" PRIx64 ")", pool_node(1));
+	CHECK(strstr(err.msg, want), "message: %s", err.msg);
+	CHECK(strstr(err.msg, "not mapped"), "reason missing: %s", err.msg);
+	kmp_pools_free(&p);
+
+	set_next(&f, pool_node(1), 0);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "NULL next not partial");
+	CHECK(strstr(err.msg, "bad next pointer 0x0"), "message: %s", err.msg);
+	kmp_pools_free(&p);
+	set_next(&f, pool_node(1), pool_node(2) + 3);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "misaligned next not partial");
+	CHECK(strstr(err.msg, "bad next pointer"), "message: %s", err.msg);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+
+	begin("unreadable list head");
+	fake_init(&f, 1);
+	memset(&p, 0, sizeof(p));
+	CHECK(kmp_read_pools(&f.mem, &L, 0xffffffff8ff00000ULL, &LIM, &p, &err) ==
+	      KMP_EPARTIAL, "not partial");
+	CHECK(strstr(err.msg, "cannot read list head at 0xffffffff8ff00000"),
+	      "message: %s", err.msg);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+}
+
+static void test_names(void)
+{
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	char want[160];
+
+	begin("unreadable name pointer");
+	fake_init(&f, 3);
+	put(pool_bytes(&f, 1), &L.name, 0xdead000000000000ULL);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(p.n == 1 && !strcmp(p.v[0].name, "pool-0"), "%zu pools", p.n);
+	snprintf(want, sizeof(want), "name of mempool at 0x%" PRIx64, pool_addr(1));
+	CHECK(strstr(err.msg, want) && strstr(err.msg, "0xdead000000000000"),
+	      "message: %s", err.msg);
+	snprintf(want, sizeof(want), "after 0x%" PRIx64, pool_node(0));
+	CHECK(strstr(err.msg, want), "last good node missing: %s", err.msg);
+	kmp_pools_free(&p);
+
+	put(pool_bytes(&f, 1), &L.name, 0);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "NULL name not partial");
+	CHECK(strstr(err.msg, "has no name"), "message: %s", err.msg);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+
+	begin("name without NUL within the bound");
+	fake_init(&f, 3);
+	{
+		/* A region of non-NUL bytes longer than the bound. */
+		unsigned char *s = memimg_add(&f.img, 0xffff888040000000ULL, 4096);
+
+		memset(s, 'x', 4096);
+		put(pool_bytes(&f, 2), &L.name, 0xffff888040000000ULL);
+	}
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(p.n == 2, "%zu pools", p.n);
+	CHECK(strstr(err.msg, "has no NUL within 256 bytes"), "message: %s", err.msg);
+	kmp_pools_free(&p);
+
+	/* A name that runs into unmapped memory before its NUL. */
+	{
+		unsigned char *s = memimg_add(&f.img, 0xffff888050000000ULL, 10);
+
+		memset(s, 'y', 10);
+		put(pool_bytes(&f, 2), &L.name, 0xffff888050000000ULL);
+	}
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(strstr(err.msg, "not mapped"), "message: %s", err.msg);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+
+	begin("a 255-character name is read whole");
+	fake_init(&f, 1);
+	{
+		unsigned char *s = memimg_add(&f.img, 0xffff888060000000ULL, 256);
+
+		memset(s, 'n', 255);
+		put(pool_bytes(&f, 0), &L.name, 0xffff888060000000ULL);
+	}
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(p.n == 1 && strlen(p.v[0].name) == 255, "name length %zu",
+	      p.n ? strlen(p.v[0].name) : 0);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+}
+
+static void test_version(void)
+{
+	struct fake f;
+	struct kmp_err err;
+	char buf[16];
+	unsigned char *v;
+
+	begin("format versions: known, unknown, truncated");
+	CHECK(kmp_format_known("1.0"), "1.0 unknown");
+	CHECK(!kmp_format_known("1.1") && !kmp_format_known("2.0") && !kmp_format_known("1") &&
+	      !kmp_format_known("") && !kmp_format_known("1.0 "), "accepts a foreign version");
+	fake_init(&f, 0);
+	v = memimg_add(&f.img, 0xffffffff82200000ULL, 16);
+	memcpy(v, "1.0", 4);
+	CHECK(kmp_read_string(&f.mem, 0xffffffff82200000ULL, buf, sizeof(buf), &err) &&
+	      !strcmp(buf, "1.0"), "read 1.0: %s", err.msg);
+	/* Truncated: the image ends before the NUL. */
+	v = memimg_add(&f.img, 0xffffffff82300000ULL, 2);
+	memcpy(v, "1.", 2);
+	CHECK(!kmp_read_string(&f.mem, 0xffffffff82300000ULL, buf, sizeof(buf), &err),
+	      "read a truncated version");
+	CHECK(strstr(err.msg, "0xffffffff82300000"), "message: %s", err.msg);
+	/* Garbage: no NUL in 16 bytes. */
+	v = memimg_add(&f.img, 0xffffffff82400000ULL, 64);
+	memset(v, '9', 64);
+	CHECK(!kmp_read_string(&f.mem, 0xffffffff82400000ULL, buf, sizeof(buf), &err),
+	      "read an unterminated version");
+	CHECK(strstr(err.msg, "no NUL within 16 bytes"), "message: %s", err.msg);
+	fake_free(&f);
+	end();
+}
+
+struct seen {
+	int n;
+	struct kmp_waiter w[8];
+};
+
+static void collect(const struct kmp_waiter *w, void *arg)
+{
+	struct seen *s = arg;
+
+	if (s->n < 8)
+		s->w[s->n] = *w;
+	s->n++;
+}
+
+static void test_waiters(void)
+{
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	struct seen s = { 0 };
+	uint64_t wq = pool_addr(1) + L.wait.off + L.wqh_head.off;
+	uint64_t prev = wq;
+
+	begin("wait queue: count and the waiting tasks' pid, comm, state");
+	fake_init(&f, 3);
+	for (int i = 0; i < 3; i++) {
+		uint64_t task = TASK_BASE + i * 0x400, wqe = WQE_BASE + i * 0x100;
+		uint64_t node = wqe + L.wqe_entry.off;
+		unsigned char *t = f.tasks + i * 0x400, *e = f.wqes + i * 0x100;
+		unsigned char *pb = prev == wq ? pool_bytes(&f, 1) +
+			L.wait.off + L.wqh_head.off : f.wqes + (i - 1) * 0x100 + L.wqe_entry.off;
+
+		put(t, &L.task_pid, 100 + i);
+		put(t, &L.task_state, 2);	/* TASK_UNINTERRUPTIBLE */
+		snprintf((char *)t + L.task_comm.off, 16, "kmp_waiter/%c", (char)('0' + i));
+		put(e, &L.wqe_private, task);
+		/* link prev -> node */
+		put_at(pb, L.lh_next.off, 8, node);
+		put_at(e, L.wqe_entry.off + L.lh_prev.off, 8, prev);
+		put_at(e, L.wqe_entry.off + L.lh_next.off, 8, wq);
+		put_at(pool_bytes(&f, 1), L.wait.off + L.wqh_head.off + L.lh_prev.off, 8, node);
+		prev = node;
+	}
+	put(pool_bytes(&f, 1), &L.curr_nr, 0);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(p.n == 3 && p.v[1].waiting == 3 && p.v[0].waiting == 0 && p.v[2].waiting == 0,
+	      "waiting counts");
+	kmp_pools_free(&p);
+	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, collect, &s, &err) == KMP_OK,
+	      "waiters: %s", err.msg);
+	CHECK(s.n == 3, "%d waiters", s.n);
+	for (int i = 0; i < 3 && i < s.n; i++) {
+		char comm[32];
+
+		snprintf(comm, sizeof(comm), "kmp_waiter/%d", i);
+		CHECK(s.w[i].pid == 100 + i && !strcmp(s.w[i].comm, comm) &&
+		      !strcmp(kmp_task_state(s.w[i].state), "D (uninterruptible)"),
+		      "waiter %d: pid %" PRId64 " comm %s", i, s.w[i].pid, s.w[i].comm);
+	}
+	end();
+
+	begin("corrupt wait queue: the pool and the entry are named");
+	put_at(f.wqes + 0x100, L.wqe_entry.off + L.lh_prev.off, 8, 0x1234);
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(p.n == 1, "%zu pools before the bad one", p.n);
+	CHECK(strstr(err.msg, "wait queue of mempool pool-1") &&
+	      strstr(err.msg, "broken prev link"), "message: %s", err.msg);
+	kmp_pools_free(&p);
+	s.n = 0;
+	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, collect, &s, &err) ==
+	      KMP_EPARTIAL, "waiters not partial");
+	CHECK(s.n == 1, "%d waiters before the bad entry", s.n);
+	fake_free(&f);
+	end();
+}
+
+static void test_json_escape(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&text, &len);
+
+	begin("JSON string escaping");
+	kmp_json_string(mf, "a\"b\\c\n\x01\xff");
+	fclose(mf);
+	CHECK(!strcmp(text, "\"a\\\"b\\\\c\\u000a\\u0001\\u00ff\""), "got %s", text);
+	free(text);
+	end();
+}
+
+static void test_states(void)
+{
+	begin("task states");
+	CHECK(!strcmp(kmp_task_state(0), "R (running)"), "R");
+	CHECK(!strcmp(kmp_task_state(1), "S (sleeping)"), "S");
+	CHECK(!strcmp(kmp_task_state(2), "D (uninterruptible)"), "D");
+	CHECK(!strcmp(kmp_task_state(0x402), "I (idle)"), "I");
+	CHECK(!strcmp(kmp_task_state(0x80), "? (unknown)"), "?");
+	end();
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: unit FAKE_VMLINUX\n");
+		return 2;
+	}
+	test_layout(argv[1]);
+	test_empty();
+	test_one();
+	test_many();
+	test_cycle();
+	test_brent();
+	test_broken();
+	test_names();
+	test_version();
+	test_waiters();
+	test_json_escape();
+	test_states();
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
