@@ -1,0 +1,19 @@
+#!/bin/bash
+# Install the Debian packages kmempool's build, rig and tests need, when
+# one is missing (a fresh Debian 12 machine).  Quiet when all are there.
+set -euo pipefail
+PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
+	kmod xz-utils gzip qemu-system-x86 busybox-static kexec-tools makedumpfile
+	dmsetup libkdumpfile-dev libdw-dev elfutils pkg-config python3 python3-drgn
+	crash ccache file binutils)
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} = 0 ] && exit 0
+echo "==> [deps] installing: ${missing[*]}"
+SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+echo "==> [deps] done"

@@ -1,0 +1,20 @@
+#!/bin/bash
+# The test initramfs: busybox, the analyzer, dmsetup, kexec, makedumpfile,
+# the kernel's modules and the test module.  The same image serves the
+# first kernel and the kdump capture kernel.
+#   vmcore-tests/build-initrd.sh KERNELDIR KMEMPOOL KMP_TEST_KO OUT
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+KDIR=$1 KMP=$2 KO=$3 OUT=$4
+mkdir -p "$(dirname "$OUT")"
+key=$( (cat "$KDIR/.key" "$ROOT/qemu/init.sh" "$ROOT/qemu/save-results.sh" \
+	"$ROOT/qemu/mkinitramfs.sh" "$0" "$KMP" "$KO") | sha256sum | cut -c1-16)
+if [ -f "$OUT" ] && [ "$(cat "$OUT.key" 2>/dev/null)" = "$key" ]; then
+	exit 0
+fi
+echo "==> [initrd] building $OUT"
+bash "$ROOT/qemu/mkinitramfs.sh" "$OUT" --modules "$KDIR/modroot" \
+	--bin "$KMP" --bin-as "$KMP:/usr/bin/kmempool" \
+	--bin "$(command -v dmsetup)" --bin "$(command -v kexec)" --bin "$(command -v makedumpfile)" \
+	--file "$KO:/lib/kmp_test.ko"
+echo "$key" > "$OUT.key"

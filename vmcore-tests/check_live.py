@@ -1,0 +1,252 @@
+#!/usr/bin/python3
+"""Check what vmcore-tests/guest/live.sh brought back from the VM.
+
+    check_live.py OUTDIR VMLINUX MODULES_DIR "module params"
+
+Expected sizes come from the kernel's DWARF through gdb, expected counts
+from the parameters the test gave the module; nothing is copied from an
+earlier run."""
+import json
+import os
+import re
+import sys
+
+from mempool import ADDR_RE, ParseError, Results, by_name, gdb_values, one, parse, read
+
+OUT, VML, MODS, PARAMS = sys.argv[1:5]
+R = Results("live")
+P = {k: int(v) for k, v in (kv.split("=") for kv in PARAMS.split())}
+BIO_INLINE_VECS = 4     # include/linux/bio.h
+BIO_MAX_VECS = 256      # include/linux/bio.h
+MIN_IOS = 64            # drivers/md/dm-crypt.c
+DM_RESERVED_IOS = 16    # drivers/md/dm.c, RESERVED_BIO_BASED_IOS
+PAGE_SIZE = 4096
+
+
+def f(name):
+    return os.path.join(OUT, name)
+
+
+def snap(name):
+    try:
+        return parse(read(f(name)))
+    except (OSError, ParseError) as e:
+        R.check(False, f"{name} parses", e)
+        return []
+
+
+def rc(name):
+    try:
+        return int(read(f(name + ".rc")).strip())
+    except (OSError, ValueError):
+        return None
+
+
+def names(pools):
+    return sorted(p["name"] for p in pools)
+
+
+def multiset_minus(a, b):
+    rest = list(b)
+    out = []
+    for p in a:
+        key = (p["name"], p["type"], p["elem_size"], p["min_nr"], p["owner"])
+        for i, q in enumerate(rest):
+            if (q["name"], q["type"], q["elem_size"], q["min_nr"], q["owner"]) == key:
+                del rest[i]
+                break
+        else:
+            out.append(p)
+    return out
+
+
+# --- the file itself -----------------------------------------------------
+snaps = sorted(n for n in os.listdir(OUT) if n.startswith("proc-") and n != "proc-mode")
+R.check(len(snaps) >= 15, f"{len(snaps)} snapshots of /proc/mempool came back", snaps)
+R.check(read(f("proc-mode")).split() == ["400", "0"], "/proc/mempool is mode 0400, owner root",
+        read(f("proc-mode")))
+bad = []
+for n in snaps:
+    try:
+        parse(read(f(n)))
+    except ParseError as e:
+        bad.append(f"{n}: {e}")
+R.check(not bad, "version line, column line and every pool line of every snapshot parse", bad)
+leaks = [f"{n}: {m.group(0)}" for n in snaps for m in ADDR_RE.finditer(read(f(n)))]
+R.check(not leaks, "no snapshot holds anything that looks like a kernel address", leaks)
+
+# --- built-in pools ------------------------------------------------------
+bio, bvec, dio_off, sg = gdb_values(VML, [
+    "sizeof(struct bio)", "sizeof(struct bio_vec)",
+    "&((struct blkdev_dio *)0)->bio", "sizeof(struct scatterlist)"])
+boot = snap("proc-boot")
+disks = read(f("sys-block")).split()
+want = {  # name: (type, elem_size, min_nr, count)
+    "fs_bio_set:bio": ("slab", bio + BIO_INLINE_VECS * bvec, 2, 1),
+    "fs_bio_set:bvec": ("slab", BIO_MAX_VECS * bvec, 2, 1),
+    "blkdev_dio:bio": ("slab", dio_off + bio + BIO_INLINE_VECS * bvec, 4, 1),
+    "blkdev_dio:bvec": ("slab", BIO_MAX_VECS * bvec, 4, 1),
+    "bio_split:bio": ("slab", bio, 2, len(disks)),
+}
+for n in (8, 16, 32, 64, 128):
+    want[f"sgpool-{n}"] = ("slab", n * sg, 2, 1)
+R.check(sorted(set(names(boot))) == sorted(want),
+        "the built-in pools of this config are exactly the named ones",
+        f"got {sorted(set(names(boot)))}\nwant {sorted(want)}")
+for name, (typ, size, mn, count) in want.items():
+    got = by_name(boot, name)
+    R.check(len(got) == count and all(
+        (p["type"], p["elem_size"], p["min_nr"], p["curr_nr"], p["low_nr"], p["owner"]) ==
+        (typ, size, mn, mn, mn, "-") for p in got),
+        f"{name}: {count} pool(s), {typ}, elem_size {size}, min_nr {mn}, built-in",
+        got)
+
+# --- dm-crypt --------------------------------------------------------------
+R.check(rc("dmcrypt") == 0, "dmsetup created the dm-crypt target over loop0",
+        read(f("modprobe.err")))
+dm = snap("proc-dmcrypt")
+new = multiset_minus(dm, boot)
+dmcrypt_req = gdb_values(os.path.join(MODS, "dm-crypt.ko"),
+                         ["sizeof(struct dm_crypt_request)"])[0]
+R.check(sorted(p["name"] for p in new) == sorted([
+    "bio_split:bio", "dm-crypt_req", "dm-crypt_page", "dm-crypt:bio", "dm-crypt:bvec",
+    "dm-io_bs:bio", "dm-bs:bio"]), "dm-crypt adds exactly its pools and dm's",
+    [p["name"] for p in new])
+for name, typ, size, mn, owner in [
+        ("dm-crypt_page", "private", PAGE_SIZE, BIO_MAX_VECS, "dm_crypt"),
+        ("dm-crypt:bio", "slab", bio + BIO_INLINE_VECS * bvec, MIN_IOS, "dm_crypt"),
+        ("dm-crypt:bvec", "slab", BIO_MAX_VECS * bvec, MIN_IOS, "dm_crypt")]:
+    p = one(new, name)
+    R.check(p is not None and (p["type"], p["elem_size"], p["min_nr"], p["owner"]) ==
+            (typ, size, mn, owner), f"{name}: {typ}, elem_size {size}, min_nr {mn}, owner {owner}",
+            p)
+p = one(new, "dm-crypt_req")
+R.check(p is not None and p["type"] == "kmalloc" and p["min_nr"] == MIN_IOS and
+        p["owner"] == "dm_crypt" and dmcrypt_req < p["elem_size"] < PAGE_SIZE,
+        f"dm-crypt_req: kmalloc, min_nr {MIN_IOS}, elem_size above "
+        f"sizeof(struct dm_crypt_request) = {dmcrypt_req} (plus the cipher's request)", p)
+for name in ("dm-io_bs:bio", "dm-bs:bio"):
+    p = one(new, name)
+    R.check(p is not None and p["type"] == "slab" and p["min_nr"] == DM_RESERVED_IOS and
+            p["owner"] == "dm_mod" and p["elem_size"] > bio,
+            f"{name}: slab, min_nr {DM_RESERVED_IOS}, owned by dm_mod", p)
+R.check(multiset_minus(snap("proc-dmremove"), boot) == [] and
+        len(snap("proc-dmremove")) == len(boot) and rc("dmremove") == 0,
+        "after dmsetup remove the target's pools are gone",
+        names(multiset_minus(snap("proc-dmremove"), boot)))
+after = snap("proc-dm-rmmod")
+R.check(rc("rmmod-dm") == 0 and not [p for p in after if p["owner"] in ("dm_crypt", "dm_mod")]
+        and names(after) == names(boot), "after rmmod dm_crypt dm_mod no dm pool is left",
+        names(after))
+
+# --- the test module -------------------------------------------------------
+R.check(rc("insmod") == 0, "kmp_test.ko loads with the test's parameters", PARAMS)
+mod = snap("proc-module")
+added = multiset_minus(mod, dm)
+want_mod = {
+    "kmp_test_slab": ("slab", P["slab_size"], P["slab_min"]),
+    "kmp_test_kmalloc": ("kmalloc", P["kmalloc_size"], P["kmalloc_min"]),
+    "kmp_test_page": ("page", PAGE_SIZE << P["page_order"], P["page_min"]),
+    "kmp_test_private": ("private", P["private_size"], P["private_min"]),
+    "kmp_test:kmp_test_init": ("kmalloc", P["unnamed_size"], P["unnamed_min"]),
+}
+R.check(sorted(p["name"] for p in added) == sorted(want_mod),
+        "the module adds exactly its five pools (one unnamed, default name)",
+        [p["name"] for p in added])
+for name, (typ, size, mn) in want_mod.items():
+    p = one(added, name)
+    R.check(p is not None and (p["type"], p["elem_size"], p["min_nr"], p["curr_nr"], p["low_nr"],
+                               p["from_reserve"], p["waits"], p["waiting"], p["owner"]) ==
+            (typ, size, mn, mn, mn, 0, 0, 0, "kmp_test"),
+            f"{name}: {typ}, elem_size {size}, min_nr {mn}, full reserve, owner kmp_test", p)
+
+
+def pool(snapname, name):
+    return one(snap(snapname), name)
+
+
+km = P["kmalloc_min"]
+d = pool("proc-drain", "kmp_test_kmalloc")
+R.check(d is not None and (d["curr_nr"], d["low_nr"], d["from_reserve"], d["waits"]) ==
+        (km - 2, km - 2, 2, 0), "drain 2: curr_nr and low_nr drop by 2, from_reserve 2", d)
+d = pool("proc-refill", "kmp_test_kmalloc")
+R.check(d is not None and (d["curr_nr"], d["low_nr"], d["from_reserve"]) == (km, km - 2, 2),
+        "refill: curr_nr back to min_nr, low_nr keeps the low mark", d)
+sm = P["slab_min"]
+d = pool("proc-drain-over", "kmp_test_slab")
+R.check(d is not None and (d["curr_nr"], d["low_nr"], d["from_reserve"], d["waits"]) ==
+        (0, 0, sm, 0), "drain past min_nr with GFP_NOWAIT: reserve empty, nobody waits", d)
+d = pool("proc-refill-over", "kmp_test_slab")
+R.check(d is not None and d["curr_nr"] == sm and d["low_nr"] == 0, "refill after emptying", d)
+
+# --- blocked tasks, live --------------------------------------------------
+pm = P["page_min"]
+b = pool("proc-block", "kmp_test_page")
+R.check(b is not None and b["curr_nr"] == 0 and b["waiting"] == 3 and b["waits"] >= 3 and
+        b["from_reserve"] == pm, "block 3: reserve empty, 3 tasks waiting, waits >= 3", b)
+ps = [ln.split() for ln in read(f("ps-block")).splitlines()[1:]]
+waiter_pids = sorted(int(x[0]) for x in ps if len(x) >= 2 and x[1] == "kmp_waiter")
+text = read(f("kmp-waiters"))
+listed = [(int(m.group(1)), m.group(2), m.group(3))
+          for m in re.finditer(r"^    pid (\d+)\s+(\S+)\s+(\S) ", text, re.M)]
+pool_lines = [ln for ln in text.splitlines()[2:] if not ln.startswith("    ")]
+R.check(rc("kmp-waiters") == 0 and len(pool_lines) == 1 and
+        pool_lines[0].split()[0] == "kmp_test_page" and
+        sorted(p for p, _, _ in listed) == waiter_pids and len(waiter_pids) == 3 and
+        all(c == "kmp_waiter" and s == "D" for _, c, s in listed),
+        "kmempool waiters on /proc/kcore lists exactly the 3 blocked kmp_waiter tasks, state D",
+        f"{text}\nps pids {waiter_pids}\n{read(f('kmp-waiters.err'))}")
+try:
+    j = json.loads(read(f("kmp-waiters-json")))
+    jp = j["pools"]
+    ok = (len(jp) == 1 and jp[0]["pool"]["name"] == "kmp_test_page" and
+          sorted(w["pid"] for w in jp[0]["waiters"]) == waiter_pids and
+          j["kernel"]["format"] == "kcore")
+except (ValueError, KeyError, IndexError, TypeError) as e:
+    ok, jp = False, e
+R.check(ok, "kmempool waiters --format=json: the same pool and tasks", jp)
+r = pool("proc-release", "kmp_test_page")
+R.check(r is not None and r["waiting"] == 0 and r["curr_nr"] == pm,
+        "release: waiters gone, reserve full", r)
+R.check("# no task is waiting on any mempool" in read(f("kmp-waiters-none")) and
+        rc("kmp-waiters-none") == 0, "kmempool waiters with nobody waiting says so")
+R.check(rc("rmmod") == 0 and not [p for p in snap("proc-rmmod") if p["owner"] == "kmp_test"],
+        "rmmod kmp_test: its pools are gone")
+
+# --- kmempool on /proc/kcore == cat /proc/mempool --------------------------
+for kmp, before, after_ in [("kmp-boot", "proc-boot", "proc-boot-after"),
+                            ("kmp-module", "proc-module", "proc-module-after"),
+                            ("kmp-end", "proc-end", "proc-end")]:
+    k = read(f(kmp))
+    R.check(rc(kmp) == 0 and k in (read(f(before)), read(f(after_))),
+            f"{kmp}: kmempool on /proc/kcore prints exactly cat /proc/mempool "
+            f"({len(k.splitlines()) - 2} pools)", read(f(kmp + ".err")) + k[:2000])
+R.check(len(parse(read(f("kmp-module")))) >= len(boot) + 12,
+        "that comparison included dm-crypt's and the module's pools")
+try:
+    j = json.loads(read(f("kmp-module-json")))
+    text_pools = parse(read(f("kmp-module")))
+    ok = j["complete"] is True and len(j["pools"]) == len(text_pools) and all(
+        jp["name"] == tp["name"] and jp["elem_size"] == tp["elem_size"] and
+        jp["curr_nr"] == tp["curr_nr"] and (jp["owner"] or "-") == tp["owner"]
+        for jp, tp in zip(j["pools"], text_pools))
+except (ValueError, KeyError, TypeError) as e:
+    ok = False
+R.check(ok, "kmempool --format=json holds the same pools as the text report")
+
+# --- kmempool info -------------------------------------------------------------
+info = read(f("kmp-info"))
+rel = read(f("uname")).strip()
+kv = dict(re.findall(r"^([a-z ]+):\s+(.*)$", info, re.M))
+R.check(rc("kmp-info") == 0 and kv.get("release") == rel and kv.get("dump format") == "kcore",
+        f"kmempool info names the running release {rel} and the source kcore", info)
+R.check(int(kv.get("kaslr offset", "0"), 16) != 0, "KASLR is on (nonzero offset)", info)
+try:
+    ij = json.loads(read(f("kmp-info-json")))
+    ok = ij["release"] == rel and ij["build_id"] == kv.get("build id")
+except (ValueError, KeyError) as e:
+    ok = False
+R.check(ok, "kmempool info --format=json agrees")
+
+print(f"live: {R.passed} passed, {R.failed} failed")
+sys.exit(1 if R.failed else 0)

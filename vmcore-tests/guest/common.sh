@@ -1,0 +1,27 @@
+# Helpers for the guest scripts (busybox sh).  Sourced by each.
+set -u
+log() { echo "KMP-GUEST: $*"; }
+# run NAME CMD...: stdout to /out/NAME, exit status to /out/NAME.rc
+run() {
+	n=$1; shift
+	"$@" > "/out/$n" 2> "/out/$n.err"
+	echo $? > "/out/$n.rc"
+}
+snap() { cat /proc/mempool > "/out/$1" 2>/dev/null; }
+load_dm_crypt() {
+	for m in cryptomgr aes_generic xts dm-mod dm-crypt; do
+		modprobe "$m" 2>> /out/modprobe.err || log "modprobe $m failed"
+	done
+}
+# dm-crypt over a loop device on tmpfs with a fixed key.
+setup_dm_crypt() {
+	dd if=/dev/zero of=/tmp/disk.img bs=1M count=16 2>/dev/null
+	losetup /dev/loop0 /tmp/disk.img || return 1
+	DM_DISABLE_UDEV=1 dmsetup create --noudevsync kmpcrypt --table \
+		"0 32768 crypt aes-xts-plain64 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f 0 /dev/loop0 0"
+}
+teardown_dm_crypt() {
+	DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpcrypt
+	losetup -d /dev/loop0
+}
+kmp_cmd() { echo "$*" > /proc/kmp_test; }

@@ -1,0 +1,51 @@
+# Live tests inside the VM (default kernel): snapshots of /proc/mempool
+# and kmempool's report of /proc/kcore at each step, for the host to check.
+. ./common.sh
+VML=/work/vmlinux
+stat -c '%a %u' /proc/mempool > /out/proc-mode
+snap proc-boot
+ls /sys/block > /out/sys-block
+run kmp-boot kmempool -s $VML
+snap proc-boot-after
+run kmp-info kmempool info -s $VML
+run kmp-info-json kmempool info -s $VML -f json
+uname -r > /out/uname
+
+load_dm_crypt
+setup_dm_crypt; echo $? > /out/dmcrypt.rc
+snap proc-dmcrypt
+# Some I/O through the target, so its pools are used.
+dd if=/dev/urandom of=/dev/mapper/kmpcrypt bs=64k count=16 2>/dev/null
+sync
+insmod /lib/kmp_test.ko $(cat module.params); echo $? > /out/insmod.rc
+snap proc-module
+run kmp-module kmempool -s $VML
+snap proc-module-after
+run kmp-module-json kmempool -s $VML -f json
+
+kmp_cmd drain kmp_test_kmalloc 2; snap proc-drain
+kmp_cmd refill kmp_test_kmalloc; snap proc-refill
+kmp_cmd drain kmp_test_slab 100; snap proc-drain-over
+kmp_cmd refill kmp_test_slab; snap proc-refill-over
+
+kmp_cmd block kmp_test_page 3
+sleep 2
+snap proc-block
+run kmp-waiters kmempool waiters -s $VML
+run kmp-waiters-json kmempool waiters -s $VML -f json
+ps -o pid,comm,stat > /out/ps-block 2>/dev/null || ps > /out/ps-block
+kmp_cmd release kmp_test_page
+sleep 1
+snap proc-release
+run kmp-waiters-none kmempool waiters -s $VML
+
+rmmod kmp_test; echo $? > /out/rmmod.rc
+snap proc-rmmod
+teardown_dm_crypt; echo $? > /out/dmremove.rc
+snap proc-dmremove
+rmmod dm_crypt; rmmod dm_mod; echo $? > /out/rmmod-dm.rc
+snap proc-dm-rmmod
+run kmp-end kmempool -s $VML
+snap proc-end
+lsmod > /out/lsmod-end
+exit 0

@@ -1,0 +1,29 @@
+# Shared by the end-to-end test scripts (bash).
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=$ROOT/build
+T=$B/t
+PY=/usr/bin/python3
+mkdir -p "$T"
+pass=0 fail=0
+ok() { echo "ok - $GROUP: $*"; pass=$((pass + 1)); }
+not_ok() { echo "not ok - $GROUP: $*"; fail=$((fail + 1)); }
+# check "name" cmd...: ok if the command succeeds
+check() { local n=$1; shift; if "$@"; then ok "$n"; else not_ok "$n"; fi; }
+
+stage() { echo "==> [$GROUP] $*" >&2; }
+# vm NAME KERNELDIR INITRD SCRIPT [run-vm options]: boot, record ok/not ok
+vm() {
+	local name=$1 kdir=$2 initrd=$3 script=$4 rc
+	shift 4
+	stage "booting $(basename "$kdir") for $name"
+	bash "$ROOT/qemu/run-vm.sh" --kernel "$kdir" --initrd "$initrd" --script "$script" \
+		--input "$ROOT/vmcore-tests/guest/common.sh" --out "$T/$name" "$@"
+	rc=$?
+	if [ $rc = 0 ]; then
+		ok "VM run $name: booted, guest script finished ($(tail -1 "$T/$name/qemu.log"))"
+	else
+		not_ok "VM run $name: failed with status $rc (serial log: $T/$name/serial.log)"
+		tail -15 "$T/$name/serial.log" 2>/dev/null | sed 's/^/    /'
+	fi
+	return $rc
+}

@@ -1,0 +1,86 @@
+"""Shared helpers of the end-to-end checks: parse /proc/mempool text,
+ask gdb (an independent DWARF reader) for sizes, print TAP-like lines."""
+import re
+import subprocess
+
+HEADER0 = "mempool - version: 1.0"
+COLUMNS = ["name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
+           "from_reserve", "waits", "waiting", "owner"]
+TYPES = {"slab", "kmalloc", "page", "private"}
+# Anything that looks like a kernel pointer: 16 hex digits, or ffff....
+ADDR_RE = re.compile(r"(0x)?ffff[0-9a-f]{8,}|\b[0-9a-f]{16}\b", re.I)
+
+
+class Results:
+    def __init__(self, group):
+        self.group = group
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, cond, name, detail=""):
+        if cond:
+            self.passed += 1
+            print(f"ok - {self.group}: {name}")
+        else:
+            self.failed += 1
+            print(f"not ok - {self.group}: {name}")
+            for line in str(detail).splitlines()[:30]:
+                print(f"    {line}")
+        return cond
+
+
+class ParseError(Exception):
+    pass
+
+
+def parse(text):
+    """Return a list of pool dicts; raise ParseError on any bad line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) < 2 or lines[0] != HEADER0:
+        raise ParseError(f"bad version line: {lines[:1]}")
+    hdr = lines[1].split()
+    if hdr[:1] != ["#"] or hdr[1:] != COLUMNS:
+        raise ParseError(f"bad column line: {lines[1]!r}")
+    pools = []
+    for n, line in enumerate(lines[2:], 3):
+        f = line.split()
+        if len(f) != len(COLUMNS):
+            raise ParseError(f"line {n}: {len(f)} fields: {line!r}")
+        p = dict(zip(COLUMNS, f))
+        if p["type"] not in TYPES:
+            raise ParseError(f"line {n}: type {p['type']!r}")
+        for k in COLUMNS[2:9]:
+            if not re.fullmatch(r"-?[0-9]+", p[k]):
+                raise ParseError(f"line {n}: {k} {p[k]!r} is not a number")
+            p[k] = int(p[k])
+        pools.append(p)
+    return pools
+
+
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def by_name(pools, name):
+    return [p for p in pools if p["name"] == name]
+
+
+def one(pools, name):
+    m = by_name(pools, name)
+    return m[0] if len(m) == 1 else None
+
+
+def gdb_values(binary, exprs):
+    """Evaluate C expressions on a binary's DWARF with gdb; ints."""
+    args = ["gdb", "-batch", "-nx"]
+    for e in exprs:
+        args += ["-ex", f"p/d (long)({e})"]
+    out = subprocess.run(args + [binary], capture_output=True, text=True,
+                         timeout=120).stdout
+    vals = [int(m) for m in re.findall(r"^\$\d+ = (-?\d+)$", out, re.M)]
+    if len(vals) != len(exprs):
+        raise RuntimeError(f"gdb gave {vals} for {exprs}: {out[-500:]}")
+    return vals
