@@ -37,6 +37,14 @@ module: kernel
 initrd: kernel analyzer module
 	@bash vmcore-tests/build-initrd.sh $(KERNEL) $(ANALYZER) $(MODULE) $(INITRD)
 
+# The same for the CONFIG_PROC_MEMPOOL=n flavor.
+module-noproc: kernel-noproc
+	@bash vmcore-tests/build-module.sh $(KERNEL_NOPROC) $(B)/module-noproc
+
+initrd-noproc: kernel-noproc analyzer module-noproc
+	@bash vmcore-tests/build-initrd.sh $(KERNEL_NOPROC) $(ANALYZER) \
+		$(B)/module-noproc/kmp_test.ko $(B)/initrd/noproc.cpio.gz
+
 test: deps
 	@bash vmcore-tests/run-tests.sh
 
@@ -52,5 +60,6 @@ clean:
 distclean:
 	rm -rf $(B)
 
-.PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd test demo bench \
+.PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
+	module-noproc initrd-noproc test demo bench \
 	clean distclean

@@ -2,7 +2,8 @@
 # /init of the kmempool test initramfs (busybox).  Runs in the first
 # kernel and, after a crash, in the kdump capture kernel.
 #
-# /dev/vda  input: a tar with script.sh (and any files it needs)
+# /dev/vda  input: a tar with script.sh (and any files it needs; the
+#           capture kernel unpacks only the files below 4 MiB)
 # /dev/vdb  output: a tar of /out, written by save-results and at the end
 # /dev/vdc  optional raw scratch disk for large files (dumps)
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
@@ -15,7 +16,14 @@ echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
 if [ -e /proc/vmcore ]; then KMP_PHASE=capture; else KMP_PHASE=first; fi
 export KMP_PHASE
 echo "KMP-INIT phase=$KMP_PHASE release=$(uname -r)"
-tar xf /dev/vda -C /work 2>/dev/null || echo "KMP-INIT: no input disk"
+if [ "$KMP_PHASE" = capture ]; then
+	# The capture kernel lives in the crashkernel= reservation: skip the
+	# big inputs (vmlinux, kernel images), which only the first kernel uses.
+	small=$(tar tvf /dev/vda 2>/dev/null | awk '$3 < 4194304 && $1 !~ /^d/ { print $6 }')
+	tar xf /dev/vda -C /work $small 2>/dev/null || echo "KMP-INIT: no input disk"
+else
+	tar xf /dev/vda -C /work 2>/dev/null || echo "KMP-INIT: no input disk"
+fi
 # Keep what an earlier phase (the first kernel, before a crash) saved.
 tar xf /dev/vdb -C /out 2>/dev/null
 rc=127

@@ -3,18 +3,51 @@
  * kmempool: vmcores (ELF, kdump-compressed, uncompressed kdump) through
  * libkdumpfile, which translates kernel virtual addresses.
  */
+#include <errno.h>
 #include <libkdumpfile/kdumpfile.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core.h"
+
+#define KMP_KDUMP_CACHE_PAGES 64
 
 struct kdump {
 	kdump_ctx_t *ctx;
 	int fd;
 };
+
+/*
+ * libkdumpfile 0.5.1 takes a read past the end of a truncated dump for a
+ * page of zeros, so a cut-short dump would yield zeroed page tables and
+ * list heads instead of an error.  This pread() stands in for the C
+ * library's (libkdumpfile calls pread; the executable's definition comes
+ * first): for the dump's descriptor, a short read, which for a regular
+ * file means end of file, becomes an error, and the offset is kept for
+ * the message.  Every other descriptor reads as before.
+ */
+static struct {
+	int fd;
+	off_t size;
+	off_t offset;		/* of the first read past the end, or -1 */
+} watch = { -1, 0, -1 };
+
+ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+{
+	long ret = syscall(SYS_pread64, fd, buf, count, offset);
+
+	if (fd == watch.fd && fd >= 0 && ret >= 0 && (size_t)ret < count) {
+		if (watch.offset < 0)
+			watch.offset = offset + ret;
+		errno = EIO;
+		return -1;
+	}
+	return ret;
+}
 
 static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 			   struct kmp_err *err)
@@ -26,7 +59,12 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	st = kdump_read(k->ctx, KDUMP_KVADDR, addr, buf, &size);
 	if (st == KDUMP_OK && size == len)
 		return true;
-	if (st == KDUMP_ERR_NODATA)
+	if (watch.offset >= 0)
+		kmp_seterr(err, "address 0x%llx is not in the dump: its data would be at "
+			   "offset %lld, past the end of the file (%lld bytes); the dump "
+			   "is truncated", (unsigned long long)(addr + size),
+			   (long long)watch.offset, (long long)watch.size);
+	else if (st == KDUMP_ERR_NODATA)
 		kmp_seterr(err, "address 0x%llx is not in the dump (page excluded by "
 			   "makedumpfile, or beyond a truncated file)",
 			   (unsigned long long)(addr + size));
@@ -42,6 +80,8 @@ static void kdump_mem_close(struct kmp_mem *mem)
 	struct kdump *k = mem->priv;
 
 	kdump_free(k->ctx);
+	if (watch.fd == k->fd)
+		watch.fd = -1;
 	close(k->fd);
 	free(k);
 }
@@ -55,6 +95,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
 {
 	struct kdump *k = calloc(1, sizeof(*k));
 	const char *fmt = NULL;
+	struct stat stbuf;
 	kdump_status st;
 	char *raw = NULL;
 
@@ -65,16 +106,39 @@ int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
 		return KMP_ECORE;
 	}
 	k->fd = fd;
+	/*
+	 * The walk reads a few hundred scattered pages once each: a small
+	 * page cache is enough, and keeps memory use to a few MB (the
+	 * default of 1024 pages costs 12 MB).  Best effort.
+	 */
+	kdump_set_number_attr(k->ctx, "cache.size", KMP_KDUMP_CACHE_PAGES);
+	if (!fstat(fd, &stbuf)) {
+		watch.fd = fd;
+		watch.size = stbuf.st_size;
+		watch.offset = -1;
+	}
 	st = kdump_open_fd(k->ctx, fd);
+	if (st != KDUMP_OK && watch.offset >= 0) {
+		kmp_seterr(err, "%s is truncated: its headers go past the end of the file "
+			   "(%lld bytes)", core->path, (long long)watch.size);
+		goto fail;
+	}
 	if (st != KDUMP_OK) {
 		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s",
 			   core->path, kdump_get_err(k->ctx));
 		goto fail;
 	}
 	st = kdump_set_string_attr(k->ctx, "addrxlat.ostype", "linux");
+	if (st != KDUMP_OK && watch.offset >= 0) {
+		kmp_seterr(err, "%s is truncated: the data needed to translate kernel "
+			   "addresses lies past the end of the file (%lld bytes)", core->path,
+			   (long long)watch.size);
+		goto fail;
+	}
 	if (st != KDUMP_OK) {
 		kmp_seterr(err, "%s: cannot set up Linux address translation: %s",
-			   core->path, kdump_get_err(k->ctx));
+			   core->path, kdump_get_err(k->ctx) ? kdump_get_err(k->ctx) :
+			   "unknown error");
 		goto fail;
 	}
 	if (kdump_vmcoreinfo_raw(k->ctx, &raw) == KDUMP_OK)
@@ -87,6 +151,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
 	return KMP_OK;
 fail:
 	kdump_free(k->ctx);
+	watch.fd = -1;
 	free(k);
 	close(fd);
 	return KMP_ECORE;

@@ -89,7 +89,7 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 				     sizeof(membanner), &why)) {
 			kmp_seterr(err, "cannot read linux_banner from %s: %s (--force to skip "
 				   "this check)", core, why.msg);
-			return KMP_EMISMATCH;
+			return KMP_ECORE;
 		}
 		membanner[strcspn(membanner, "\n")] = '\0';
 		if (strcmp(membanner, s->banner)) {

@@ -1,0 +1,77 @@
+# kdump scenarios, run in both kernels.  Input files: scenario (formats
+# or hang), module.params, bzImage and initrd.cpio.gz for kexec -p, and
+# for the hang scenario vmlinux (for the live kmempool waiters).
+#
+# first kernel:   dm-crypt + test module, snapshot, load the capture
+#                 kernel, crash (formats) or hang until the hung-task
+#                 detector panics (hang)
+# capture kernel: write the dump in each format to /dev/vdc, an index of
+#                 name/offset/size to /out/dumps
+. ./common.sh
+SCEN=$(cat scenario)
+MB=1048576
+
+capture() {
+	: > /out/dumps
+	off=0
+	put() {	# put NAME FILE: copy FILE to /dev/vdc at the next MiB boundary
+		sz=$(stat -c %s "$2")
+		dd if="$2" of=/dev/vdc bs=1M seek=$off conv=notrunc,fsync 2>/dev/null
+		echo "$1 $((off * MB)) $sz" >> /out/dumps
+		off=$((off + (sz + MB - 1) / MB))
+		rm -f "$2"
+	}
+	if [ "$SCEN" = formats ]; then
+		# The plain ELF copy streams straight to the disk.
+		sz=$(stat -c %s /proc/vmcore)
+		dd if=/proc/vmcore of=/dev/vdc bs=1M conv=fsync 2>/dev/null
+		echo "elf 0 $sz" >> /out/dumps
+		off=$(((sz + MB - 1) / MB))
+		for f in "elf-d31 -E -d 31" "zlib -c -d 31" "lzo -l -d 31" "kdump -d 31"; do
+			set -- $f; n=$1; shift
+			makedumpfile "$@" /proc/vmcore /tmp/dump > /out/makedumpfile-$n.log 2>&1 &&
+				put "$n" /tmp/dump
+		done
+		makedumpfile -F -c -d 31 /proc/vmcore > /tmp/dump 2> /out/makedumpfile-flat.log &&
+			put flat /tmp/dump
+	else
+		makedumpfile -c -d 31 /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1 &&
+			put zlib /tmp/dump
+	fi
+	cat /out/dumps
+}
+
+if [ "$KMP_PHASE" = capture ]; then
+	capture
+	exit 0
+fi
+
+load_dm_crypt
+setup_dm_crypt; echo $? > /out/dmcrypt.rc
+dd if=/dev/urandom of=/dev/mapper/kmpcrypt bs=64k count=16 2>/dev/null
+sync
+insmod /lib/kmp_test.ko $(cat module.params); echo $? > /out/insmod.rc
+kmp_cmd drain kmp_test_kmalloc 2
+kexec -p /work/bzImage --initrd=/work/initrd.cpio.gz \
+	--append="console=ttyS0 irqpoll nr_cpus=1 reset_devices panic=1"
+echo $? > /out/kexec.rc
+cat /sys/kernel/kexec_crash_loaded > /out/kexec_crash_loaded
+uname -r > /out/uname
+if [ "$SCEN" = formats ]; then
+	snap proc-precrash
+	save-results
+	echo c > /proc/sysrq-trigger
+else
+	kmp_cmd block kmp_test_page 3
+	sleep 1
+	ps -o pid,comm,stat > /out/ps-block
+	run kmp-waiters-live kmempool waiters -s /work/vmlinux
+	snap proc-block
+	save-results
+	echo 1 > /proc/sys/kernel/hung_task_panic
+	echo 1 > /proc/sys/kernel/hung_task_timeout_secs
+	sleep 60
+	log "no hung-task panic within 60 s"
+fi
+echo "the first kernel was not crashed" > /out/no-crash
+exit 1
