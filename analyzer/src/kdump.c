@@ -119,8 +119,9 @@ int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
 	}
 	st = kdump_open_fd(k->ctx, fd);
 	if (st != KDUMP_OK && watch.offset >= 0) {
-		kmp_seterr(err, "%s is truncated: its headers go past the end of the file "
-			   "(%lld bytes)", core->path, (long long)watch.size);
+		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s (reads "
+			   "went past its end at %lld bytes: if it is a dump, it is truncated)",
+			   core->path, kdump_get_err(k->ctx), (long long)watch.size);
 		goto fail;
 	}
 	if (st != KDUMP_OK) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "printk.h"
 #include "report.h"
 #include "session.h"
 
@@ -224,7 +225,10 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 
 static int cmd_info(struct kmp_session *s, const struct cli *c)
 {
-	char when[64] = "";
+	char when[64] = "", panic[1024];
+	struct kmp_err perr = { "" };
+	int found = kmp_find_panic(&s->vml, &s->core.mem, s->kaslr, c->o.no_aranges, panic,
+				   sizeof(panic), &perr);
 
 	if (s->vi.have_crashtime) {
 		time_t t = (time_t)s->vi.crashtime;
@@ -248,6 +252,11 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 		kmp_json_string(stdout, s->version);
 		if (s->vi.have_crashtime)
 			printf(", \"crash_time\": %" PRId64, s->vi.crashtime);
+		printf(", \"panic\": ");
+		if (found == 1)
+			kmp_json_string(stdout, panic);
+		else
+			printf("null");
 		printf("}\n");
 		return KMP_OK;
 	}
@@ -263,6 +272,12 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 		printf("crash time:     %s (%" PRId64 ")\n", when, s->vi.crashtime);
 	else
 		printf("crash time:     none (a live kernel, or no CRASHTIME in VMCOREINFO)\n");
+	if (found == 1)
+		printf("panic:          %s\n", panic);
+	else if (found == 0)
+		printf("panic:          none in the kernel log\n");
+	else
+		printf("panic:          unknown (%s)\n", perr.msg);
 	return KMP_OK;
 }
 

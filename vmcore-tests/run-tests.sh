@@ -1,0 +1,50 @@
+#!/bin/bash
+# Every test of kmempool, in order; `make test` runs this.  Each step prints
+# "ok - ..." / "not ok - ..." lines; the last line is "N passed, N failed".
+# A step that fails without saying why counts as one failure.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+B=$ROOT/build
+mkdir -p "$B/t"
+LOG=$B/t/test.log
+: > "$LOG"
+start=$(date +%s)
+
+
+# step NAME CMD...: run, show, and keep the output for the count
+step() {
+	local name=$1 t0=$(date +%s) rc before
+	shift
+	echo "==> [test] $name" >&2
+	before=$(grep -c '^not ok - ' "$LOG")
+	"$@" 2>&1 | tee -a "$LOG"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" != 0 ] && [ "$(grep -c '^not ok - ' "$LOG")" = "$before" ]; then
+		echo "not ok - $name: failed with status $rc (no test said why)" | tee -a "$LOG"
+	fi
+	echo "==> [test] $name: $(( $(date +%s) - t0 )) s" >&2
+	return "$rc"
+}
+
+build() { make -s -C "$ROOT" "$@"; }
+
+step "analyzer: unit tests and bad input (ASan+UBSan)" build analyzer-check
+if step "build: analyzer, kernel, test module, initramfs" build analyzer initrd; then
+	built=1
+else
+	built=0
+fi
+step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
+step "series" bash "$ROOT/vmcore-tests/test-series.sh"
+if [ $built = 1 ]; then
+	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
+	step "noproc" bash "$ROOT/vmcore-tests/test-noproc.sh"
+	step "kdump" bash "$ROOT/vmcore-tests/test-kdump.sh"
+else
+	echo "not ok - VM tests: not run, the build failed" | tee -a "$LOG"
+fi
+pass=$(grep -c '^ok - ' "$LOG")
+fail=$(grep -c '^not ok - ' "$LOG")
+echo "==> [test] all done in $(( $(date +%s) - start )) s (log: $LOG)" >&2
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
