@@ -1,5 +1,5 @@
 # kdump scenarios, run in both kernels.  Input files: scenario (formats
-# or hang), module.params, bzImage and initrd.cpio.gz for kexec -p, and
+# or hang; demo is hang without the live check), module.params, bzImage and initrd.cpio.gz for kexec -p, and
 # for the hang scenario vmlinux (for the live kmempool waiters).
 #
 # first kernel:   dm-crypt + test module, snapshot, load the capture
@@ -65,7 +65,7 @@ else
 	kmp_cmd block kmp_test_page 3
 	sleep 1
 	ps -o pid,comm,stat > /out/ps-block
-	run kmp-waiters-live kmempool waiters -s /work/vmlinux
+	[ -f /work/vmlinux ] && run kmp-waiters-live kmempool waiters -s /work/vmlinux
 	snap proc-block
 	save-results
 	echo 1 > /proc/sys/kernel/hung_task_panic
