@@ -127,6 +127,14 @@ if MODE == "formats":
         ok = False
     R.check(ok, "zlib: --format=json holds the same pools", out[:500] + err)
 
+    # An independent reader of the same dump: drgn, walking the list with
+    # its own DWARF and dump code, must print the same report.
+    drgn = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench", "drgn_mempool.py")
+    p = subprocess.run(["/usr/bin/python3", drgn, dumps["zlib"], VML], capture_output=True,
+                       text=True, timeout=300)
+    R.check(p.returncode == 0 and p.stdout == snapshot,
+            "zlib: drgn's walk of mempool_list prints the same report", p.stderr[-800:])
+
     # Cut short on purpose: the walk stops at the first missing byte,
     # names the address and the truncation, and prints what it read.
     full = snapshot.splitlines(keepends=True)

@@ -8,8 +8,9 @@
  * length).  Every layout comes from the DWARF of that file's compilation
  * unit; what is written here is the encoding the kernel documents in
  * printk_ringbuffer.h: the two top bits of a descriptor's state_var hold
- * its state, the rest its id, an odd begin position means "no data", and
- * a text block that wraps the ring starts at the ring's beginning.
+ * its state, the rest its id, an odd begin position means "no data", a
+ * text block that wraps the ring starts at the ring's beginning, and a
+ * block whose id is not the record's has been overwritten.
  */
 #include <dwarf.h>
 #include <inttypes.h>
@@ -31,7 +32,7 @@ struct prb_layout {
 	uint64_t info_size;
 	struct kmp_field text_len;				/* printk_info */
 	struct kmp_field size_bits, data;			/* prb_data_ring */
-	struct kmp_field blk_data;				/* prb_data_block */
+	struct kmp_field blk_id, blk_data;			/* prb_data_block */
 	int64_t committed, finalized;				/* enum desc_state */
 };
 
@@ -81,6 +82,7 @@ static bool load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	    !kmp_dwarf_member(&w[P_INFO].die, "text_len", &p->text_len) ||
 	    !kmp_dwarf_member(&w[P_TR].die, "size_bits", &p->size_bits) ||
 	    !kmp_dwarf_member(&w[P_TR].die, "data", &p->data) ||
+	    !kmp_dwarf_member(&w[P_BLK].die, "id", &p->blk_id) ||
 	    !kmp_dwarf_member(&w[P_BLK].die, "data", &p->blk_data) ||
 	    !kmp_dwarf_enumerator(&w[P_STATE].die, "desc_committed", &p->committed) ||
 	    !kmp_dwarf_enumerator(&w[P_STATE].die, "desc_finalized", &p->finalized)) {
@@ -142,7 +144,7 @@ int kmp_find_panic(struct kmp_vmlinux *v, struct kmp_mem *mem, uint64_t kaslr,
 	for (uint64_t id = head & id_mask, n = 0; n < (1ULL << count_bits);
 	     id = (id - 1) & id_mask, n++) {
 		uint64_t idx = id & ((1ULL << count_bits) - 1);
-		uint64_t desc = descs + idx * p.desc_size, sv, begin, next, tlen, blk;
+		uint64_t desc = descs + idx * p.desc_size, sv, begin, next, tlen, blk, bid;
 		char text[MAX_TEXT + 1];
 		int64_t state;
 
@@ -163,7 +165,9 @@ int kmp_find_panic(struct kmp_vmlinux *v, struct kmp_mem *mem, uint64_t kaslr,
 			blk = data + (begin & ((1ULL << size_bits) - 1));
 		else
 			blk = data;		/* wrapped: the text is at the start */
-		if (!kmp_read(mem, blk + p.blk_data.off, text, tlen, &why))
+		/* The block must still be this record's, not overwritten. */
+		if (!rd(mem, blk, &p.blk_id, &bid, &why) || (bid & id_mask) != id ||
+		    !kmp_read(mem, blk + p.blk_data.off, text, tlen, &why))
 			goto next;
 		text[tlen] = '\0';
 		if (!strncmp(text, PANIC_PREFIX, strlen(PANIC_PREFIX))) {

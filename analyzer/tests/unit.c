@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "fake_kernel.h"
+#include "fake_printk.h"
 #include "memimg.h"
 #include "pools.h"
+#include "printk.h"
 #include "report.h"
 #include "vmlinux.h"
 #include "walk.h"
@@ -727,6 +729,127 @@ static void test_states(void)
 	end();
 }
 
+/* ------------------------------------------------------------------ */
+/* The panic message from a synthetic printk ring buffer. */
+
+#define RB_ADDR		0xffff888080000000ULL
+#define DESCS_ADDR	0xffff888080001000ULL
+#define INFOS_ADDR	0xffff888080002000ULL
+#define DATA_ADDR	0xffff888080004000ULL
+#define RB_COUNT_BITS	3
+#define RB_SIZE_BITS	8
+
+struct ring_img {
+	struct memimg img;
+	struct kmp_mem mem;
+	unsigned char *rb, *descs, *infos, *data;
+	unsigned long lpos;
+};
+
+static void rb_init(struct ring_img *r, uint64_t prb_sym)
+{
+	struct printk_ringbuffer rb = { 0 };
+	uint64_t ptr = RB_ADDR;
+
+	memimg_init(&r->img, &r->mem);
+	memcpy(memimg_add(&r->img, prb_sym, 8), &ptr, 8);
+	r->rb = memimg_add(&r->img, RB_ADDR, sizeof(rb));
+	r->descs = memimg_add(&r->img, DESCS_ADDR, sizeof(struct prb_desc) << RB_COUNT_BITS);
+	r->infos = memimg_add(&r->img, INFOS_ADDR, sizeof(struct printk_info) << RB_COUNT_BITS);
+	r->data = memimg_add(&r->img, DATA_ADDR, 1UL << RB_SIZE_BITS);
+	rb.desc_ring.count_bits = RB_COUNT_BITS;
+	rb.desc_ring.descs = (struct prb_desc *)(uintptr_t)DESCS_ADDR;
+	rb.desc_ring.infos = (struct printk_info *)(uintptr_t)INFOS_ADDR;
+	rb.text_data_ring.size_bits = RB_SIZE_BITS;
+	rb.text_data_ring.data = (char *)(uintptr_t)DATA_ADDR;
+	memcpy(r->rb, &rb, sizeof(rb));
+	r->lpos = 0;
+}
+
+static void rb_set_ids(struct ring_img *r, unsigned long tail, unsigned long head)
+{
+	struct printk_ringbuffer *rb = (struct printk_ringbuffer *)r->rb;
+
+	rb->desc_ring.tail_id.counter = (long)tail;
+	rb->desc_ring.head_id.counter = (long)head;
+}
+
+/* Append record @id with @text (no NUL, as the kernel stores it). */
+static void rb_add(struct ring_img *r, unsigned long id, const char *text, unsigned long state)
+{
+	size_t len = strlen(text), size = (sizeof(unsigned long) + len + 7) & ~7UL;
+	unsigned long ring = 1UL << RB_SIZE_BITS, begin = r->lpos, next, off;
+	struct prb_desc *d = (struct prb_desc *)r->descs + (id & ((1 << RB_COUNT_BITS) - 1));
+	struct printk_info *in = (struct printk_info *)r->infos + (id & ((1 << RB_COUNT_BITS) - 1));
+	struct prb_data_block *blk;
+
+	if ((begin % ring) + size > ring) {	/* wrap: the block starts the ring */
+		next = (begin / ring + 1) * ring + size;
+		off = 0;
+	} else {
+		next = begin + size;
+		off = begin % ring;
+	}
+	blk = (struct prb_data_block *)(r->data + off);
+	blk->id = id;
+	memcpy(blk->data, text, len);
+	d->state_var.counter = (long)((state << 62) | id);
+	d->text_blk_lpos.begin = begin;
+	d->text_blk_lpos.next = next;
+	in->text_len = (unsigned short)len;
+	r->lpos = next;
+}
+
+static void test_panic(const char *vmlinux)
+{
+	struct kmp_sym sym = { .name = "prb" };
+	struct kmp_vmlinux v;
+	struct kmp_err err;
+	struct ring_img r;
+	char out[256];
+	int rc;
+
+	begin("panic message from the printk ring buffer (newest, wrapped, stale)");
+	if (!kmp_vmlinux_open(&v, vmlinux, &err)) {
+		CHECK(0, "open: %s", err.msg);
+		end();
+		return;
+	}
+	kmp_vmlinux_symbols(&v, &sym, 1);
+	CHECK(sym.found, "symbol prb");
+	rb_init(&r, sym.addr);
+	rb_add(&r, 21, "Booting the test kernel, with a first line that is long enough to push the fourth record past the ring end", 2);
+	rb_add(&r, 22, "Kernel panic - not syncing: the older one", 2);
+	rb_add(&r, 23, "some line", 2);
+	/* This one does not fit before the end of the 256-byte ring: wraps. */
+	rb_add(&r, 24, "Kernel panic - not syncing: hung_task: blocked tasks", 1);
+	rb_add(&r, 25, "CPU: 0 PID: 22 Comm: khungtaskd", 2);
+	rb_set_ids(&r, 21, 25);
+	CHECK(r.lpos > 256, "the test did not wrap the ring (lpos %lu)", r.lpos);
+	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	CHECK(rc == 1 && !strcmp(out, "Kernel panic - not syncing: hung_task: blocked tasks"),
+	      "rc %d out [%s] err %s", rc, out, rc < 0 ? err.msg : "");
+
+	/* A descriptor whose id does not match is a stale slot: skipped. */
+	((struct prb_desc *)r.descs)[24 & 7].state_var.counter = (long)((2UL << 62) | 16);
+	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	CHECK(rc == 1 && !strcmp(out, "Kernel panic - not syncing: the older one"),
+	      "stale slot: rc %d out [%s]", rc, out);
+	/* A reserved (not yet committed) record is not read. */
+	((struct prb_desc *)r.descs)[22 & 7].state_var.counter = (long)((0UL << 62) | 22);
+	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	CHECK(rc == 0 && out[0] == '\0', "no panic: rc %d out [%s]", rc, out);
+	memimg_free(&r.img);
+
+	/* prb points nowhere: an error, not a crash. */
+	memimg_init(&r.img, &r.mem);
+	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	CHECK(rc == -1 && strstr(err.msg, "cannot read prb"), "rc %d: %s", rc, err.msg);
+	memimg_free(&r.img);
+	kmp_vmlinux_close(&v);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -745,6 +868,7 @@ int main(int argc, char **argv)
 	test_waiters();
 	test_json_escape();
 	test_states();
+	test_panic(argv[1]);
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
