@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-from mempool import ADDR_RE, ParseError, Results, by_name, gdb_values, one, parse, read
+from mempool import ADDR_RE, Outdir, ParseError, Results, by_name, gdb_values, one, parse, read
 
 OUT, VML, MODS, PARAMS = sys.argv[1:5]
 R = Results("live")
@@ -23,23 +23,8 @@ DM_RESERVED_IOS = 16    # drivers/md/dm.c, RESERVED_BIO_BASED_IOS
 PAGE_SIZE = 4096
 
 
-def f(name):
-    return os.path.join(OUT, name)
-
-
-def snap(name):
-    try:
-        return parse(read(f(name)))
-    except (OSError, ParseError) as e:
-        R.check(False, f"{name} parses", e)
-        return []
-
-
-def rc(name):
-    try:
-        return int(read(f(name + ".rc")).strip())
-    except (OSError, ValueError):
-        return None
+D = Outdir(OUT, R)
+f, rc, snap = D.f, D.rc, D.pools
 
 
 def names(pools):

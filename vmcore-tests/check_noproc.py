@@ -6,30 +6,15 @@
 import os
 import sys
 
-from mempool import ParseError, Results, one, parse, read
+from mempool import Outdir, ParseError, Results, one, parse, read
 
 OUT, SYSMAP, PARAMS, LIVE = sys.argv[1:5]
 R = Results("noproc")
 P = {k: int(v) for k, v in (kv.split("=") for kv in PARAMS.split())}
 
 
-def f(n):
-    return os.path.join(OUT, n)
-
-
-def rc(n):
-    try:
-        return int(read(f(n + ".rc")).strip())
-    except (OSError, ValueError):
-        return None
-
-
-def report(n):
-    try:
-        return parse(read(f(n)))
-    except (OSError, ParseError) as e:
-        R.check(False, f"{n} parses", e)
-        return []
+D = Outdir(OUT, R)
+f, rc, report = D.f, D.rc, D.pools
 
 
 R.check(rc("proc-exists") == 1, "/proc/mempool does not exist with CONFIG_PROC_MEMPOOL=n")

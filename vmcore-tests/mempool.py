@@ -1,5 +1,6 @@
 """Shared helpers of the end-to-end checks: parse /proc/mempool text,
 ask gdb (an independent DWARF reader) for sizes, print TAP-like lines."""
+import os
 import re
 import subprocess
 
@@ -84,3 +85,29 @@ def gdb_values(binary, exprs):
     if len(vals) != len(exprs):
         raise RuntimeError(f"gdb gave {vals} for {exprs}: {out[-500:]}")
     return vals
+
+
+class Outdir:
+    """The files a guest script brought back."""
+
+    def __init__(self, path, results):
+        self.path = path
+        self.results = results
+
+    def f(self, name):
+        return os.path.join(self.path, name)
+
+    def rc(self, name):
+        """Exit status a guest script saved in NAME.rc, None if missing."""
+        try:
+            return int(read(self.f(name + ".rc")).strip())
+        except (OSError, ValueError):
+            return None
+
+    def pools(self, name):
+        """A saved report, parsed; a failed check (and []) if it does not parse."""
+        try:
+            return parse(read(self.f(name)))
+        except (OSError, ParseError) as e:
+            self.results.check(False, f"{name} parses", e)
+            return []
