@@ -233,5 +233,14 @@ except (ValueError, KeyError) as e:
     ok = False
 R.check(ok, "kmempool info --format=json agrees")
 
+# --- finding the vmlinux without -s -------------------------------------------
+R.check(rc("kmp-autofind") == 0 and read(f("kmp-autofind")) == read(f("proc-autofind")) and
+        f"vmlinux:        /boot/vmlinux-{rel}" in read(f("kmp-autofind-info")),
+        f"without -s kmempool finds /boot/vmlinux-{rel} (build ID checked) and reports",
+        read(f("kmp-autofind.err")) + read(f("kmp-autofind-info")))
+R.check(rc("kmp-notfound") == 3 and "no vmlinux found for release " + rel in
+        read(f("kmp-notfound.err")), "with no vmlinux anywhere: exit 3, one line saying so",
+        read(f("kmp-notfound.err")))
+
 print(f"live: {R.passed} passed, {R.failed} failed")
 sys.exit(1 if R.failed else 0)

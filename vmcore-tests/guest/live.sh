@@ -48,4 +48,12 @@ snap proc-dm-rmmod
 run kmp-end kmempool -s $VML
 snap proc-end
 lsmod > /out/lsmod-end
+# Without -s: the vmlinux is found where drgn looks, by release and build ID.
+mkdir -p /boot
+ln -s $VML /boot/vmlinux-$(uname -r)
+snap proc-autofind
+run kmp-autofind kmempool
+run kmp-autofind-info kmempool info
+rm /boot/vmlinux-$(uname -r)
+run kmp-notfound kmempool
 exit 0
