@@ -16,5 +16,6 @@ echo "==> [initrd] building $OUT"
 bash "$ROOT/qemu/mkinitramfs.sh" "$OUT" --modules "$KDIR/modroot" \
 	--bin "$KMP" --bin-as "$KMP:/usr/bin/kmempool" \
 	--bin "$(command -v dmsetup)" --bin "$(command -v kexec)" --bin "$(command -v makedumpfile)" \
+	--bin "$(command -v mdadm)" \
 	--file "$KO:/lib/kmp_test.ko"
 echo "$key" > "$OUT.key"

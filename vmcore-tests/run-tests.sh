@@ -38,6 +38,7 @@ step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
 step "series" bash "$ROOT/vmcore-tests/test-series.sh"
 if [ $built = 1 ]; then
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
+	step "md" bash "$ROOT/vmcore-tests/test-md.sh"
 	step "noproc" bash "$ROOT/vmcore-tests/test-noproc.sh"
 	step "kdump" bash "$ROOT/vmcore-tests/test-kdump.sh"
 else

@@ -1,0 +1,33 @@
+# md raid1 over three loop devices: create with two disks, grow to three
+# (raid1_reshape() moves the r1bio pool), stop, unload.
+. ./common.sh
+export MDADM_NO_UDEV=1
+VML=/work/vmlinux
+modprobe raid1 2>> /out/modprobe.err
+for i in 1 2 3; do
+	dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
+	losetup /dev/loop$i /tmp/md$i.img
+done
+snap proc-before
+mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+	/dev/loop1 /dev/loop2 > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
+sleep 1
+snap proc-md
+run kmp-md kmempool -s $VML
+mdadm /dev/md0 --add /dev/loop3 > /out/mdadm-add.log 2>&1
+mdadm --grow /dev/md0 --raid-devices=3 > /out/mdadm-grow.log 2>&1; echo $? > /out/mdadm-grow.rc
+cat /sys/block/md0/md/raid_disks > /out/raid-disks
+# Wait for the resync onto the new disk to finish (its buffer pool goes).
+for i in $(seq 1 60); do
+	[ "$(cat /sys/block/md0/md/sync_action)" = idle ] && break
+	sleep 0.5
+done
+snap proc-grown
+run kmp-grown kmempool -s $VML
+snap proc-grown-after
+mdadm --stop /dev/md0 > /out/mdadm-stop.log 2>&1; echo $? > /out/mdadm-stop.rc
+snap proc-stopped
+rmmod raid1; rmmod md_mod; echo $? > /out/rmmod-md.rc
+snap proc-md-rmmod
+run kmp-md-rmmod kmempool -s $VML
+exit 0
