@@ -1,7 +1,11 @@
 #!/bin/bash
 # Build the patched kernel for one flavor, cached by a hash of its inputs.
 #
-#   qemu/build-kernel.sh [default|noproc]
+#   qemu/build-kernel.sh [default|noproc] [--config-only]
+#
+# KMP_PATCHES, KMP_FRAGMENT and KMP_BUILD override the series folder, the
+# config fragment and the build folder (the rig's own tests use them);
+# --config-only stops after the configuration has been checked.
 #
 # The object directory build/obj-FLAVOR is kept: external modules (the
 # test module in vmcore-tests/) are built against it.
@@ -11,10 +15,11 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FLAVOR=${1:-default}
+CONFIG_ONLY=0; [ "${2:-}" = --config-only ] && CONFIG_ONLY=1
 TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-PATCHES="$ROOT/kernel-patches"
-FRAGMENT="$PATCHES/kmempool.config"
-B="$ROOT/build"
+PATCHES=${KMP_PATCHES:-$ROOT/kernel-patches}
+FRAGMENT=${KMP_FRAGMENT:-$PATCHES/kmempool.config}
+B=${KMP_BUILD:-$ROOT/build}
 case "$FLAVOR" in
 default) OUT="$B/kernel" ;;
 noproc)  OUT="$B/kernel-noproc" ;;
@@ -84,6 +89,10 @@ while IFS= read -r line; do
 	fi
 done < "$FRAG"
 [ $missing = 0 ] || die "the kernel config lacks fragment lines (see above)"
+if [ $CONFIG_ONLY = 1 ]; then
+	stage "configuration complete: every fragment line is in $OBJ/.config"
+	exit 0
+fi
 
 stage "building bzImage and modules (log: $LOGS/build-$FLAVOR.log)"
 start=$(date +%s)

@@ -37,6 +37,7 @@ fi
 step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
 step "series" bash "$ROOT/vmcore-tests/test-series.sh"
 if [ $built = 1 ]; then
+	step "rig" bash "$ROOT/vmcore-tests/test-rig.sh"
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
 	step "md" bash "$ROOT/vmcore-tests/test-md.sh"
 	step "noproc" bash "$ROOT/vmcore-tests/test-noproc.sh"

@@ -21,6 +21,12 @@ MK=(make -C "$SRC" O="$OBJ" CC="$CC" -j"$(nproc)")
 if [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
 	cp "$B/kernel/.config" "$OBJ/.config"
 fi
+# kernel-doc warnings in the files the series touches, before and after.
+mapfile -t TOUCHED < <(grep -h '^+++ b/' "${PATCHES[@]}" | sed 's|^+++ b/||' |
+	grep -E '\.(c|h)$' | sort -u)
+kdoc() { (cd "$SRC" && for f in "${TOUCHED[@]}"; do [ -f "$f" ] && echo "$f"; done |
+	xargs scripts/kernel-doc -none -v 2>&1 | grep -c 'warning:'); }
+kdoc_before=$(kdoc)
 n=0
 for p in "${PATCHES[@]}"; do
 	n=$((n + 1)); name=$(basename "$p")
@@ -51,6 +57,26 @@ for p in "${PATCHES[@]}"; do
 	fi
 done
 [ "${KMP_SERIES_BUILD:-1}" = 1 ] || echo "# series: per-patch builds not run (KMP_SERIES_BUILD=0)"
+kdoc_after=$(kdoc)
+if [ "$kdoc_after" -le "$kdoc_before" ]; then
+	ok "no new kernel-doc warnings in the ${#TOUCHED[@]} files the series touches ($kdoc_before before, $kdoc_after after)"
+else
+	not_ok "kernel-doc: $kdoc_before warnings before the series, $kdoc_after after"
+	(cd "$SRC" && scripts/kernel-doc -none -v "${TOUCHED[@]}" 2>&1 | grep 'warning:' | head -10 | sed 's/^/    /')
+fi
+# Every function the series exports has a kernel-doc comment.
+undoc=()
+while read -r file sym; do
+	grep -qE "^ \* $sym(\(\))? - " "$SRC/$file" || undoc+=("$file:$sym")
+done < <(for p in "${PATCHES[@]}"; do
+	awk '/^\+\+\+ b\// { f = substr($2, 3) }
+	     /^\+EXPORT_SYMBOL(_GPL)?\(/ { s = $0; sub(/.*\(/, "", s); sub(/\).*/, "", s); print f, s }' "$p"
+done | sort -u)
+if [ ${#undoc[@]} = 0 ]; then
+	ok "every function the series exports has kernel-doc"
+else
+	not_ok "exported without kernel-doc: ${undoc[*]}"
+fi
 # The patched tree's doc and Kconfig entries for the file.
 check "Documentation/filesystems/proc.rst documents /proc/mempool" \
 	grep -q '^mempool$' "$SRC/Documentation/filesystems/proc.rst"
