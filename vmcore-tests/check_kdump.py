@@ -135,6 +135,42 @@ if MODE == "formats":
     R.check(p.returncode == 0 and p.stdout == snapshot,
             "zlib: drgn's walk of mempool_list prints the same report", p.stderr[-800:])
 
+    # A kernel whose /proc/mempool format is newer than this kmempool:
+    # the version string in an ELF dump is changed to 9.9, at the file
+    # offset of mempool_format_version (symbol + KASLR offset, through the
+    # PT_LOAD that maps the kernel image).
+    sym = subprocess.run(["nm", VML], capture_output=True, text=True).stdout
+    vaddr = int(re.search(r"^([0-9a-f]+) \S mempool_format_version$", sym, re.M).group(1), 16)
+    info = kmp("info", "-c", dumps["elf-d31"], "-s", VML)[1]
+    vaddr += int(re.search(r"^kaslr offset:\s+0x([0-9a-f]+)", info, re.M).group(1), 16)
+    hdrs = subprocess.run(["readelf", "-lW", dumps["elf-d31"]], capture_output=True,
+                          text=True).stdout
+    where = None
+    for m in re.finditer(r"^\s+LOAD\s+0x([0-9a-f]+) 0x([0-9a-f]+) 0x[0-9a-f]+ 0x([0-9a-f]+)",
+                         hdrs, re.M):
+        off, va, filesz = (int(m.group(i), 16) for i in (1, 2, 3))
+        if va <= vaddr < va + filesz:
+            where = off + vaddr - va
+    newer = f("dump-newer-format")
+    with open(dumps["elf-d31"], "rb") as d:
+        data = bytearray(d.read())
+    hits = 0
+    if where is not None and data[where:where + 4] == b"1.0\0":
+        data[where:where + 3] = b"9.9"
+        hits = 1
+    with open(newer, "wb") as o:
+        o.write(data)
+    del data
+    rc, out, err, clean = kmp("-c", newer, "-s", VML)
+    R.check(hits == 1 and rc == 6 and out == "" and err.count("\n") == 1 and
+            "format is version '9.9'" in err and clean,
+            f"a dump whose kernel has /proc/mempool format 9.9: refused, exit 6 "
+            f"(version string at file offset {where})", err)
+    rc, out, err, clean = kmp("info", "-c", newer, "-s", VML)
+    R.check(rc == 0 and re.search(r"^mempool format: 9\.9$", out, re.M) and clean,
+            "kmempool info still describes that dump, naming format 9.9", out + err)
+    os.unlink(newer)
+
     # Cut short on purpose: the walk stops at the first missing byte,
     # names the address and the truncation, and prints what it read.
     full = snapshot.splitlines(keepends=True)
