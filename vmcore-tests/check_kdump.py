@@ -4,6 +4,7 @@ snapshot taken just before the crash, and the hang scenario's waiters.
 
     check_kdump.py formats OUTDIR VMLINUX KMEMPOOL
     check_kdump.py hang OUTDIR VMLINUX KMEMPOOL "module params"
+    check_kdump.py corrupt OUTDIR VMLINUX KMEMPOOL
 
 KMEMPOOL is normally the ASan+UBSan build: a sanitizer report fails the
 check it happens in."""
@@ -199,6 +200,17 @@ if MODE == "formats":
             f"elf-d31 cut at 5%..95%: exit 2 below {seen.get(5, '?')}%, partial reports (exit 5)"
             f" that are prefixes of the full one, naming the address past the end",
             "\n".join(bad) + f"\nfirst percent per exit status: {seen}")
+
+elif MODE == "corrupt":
+    R.check(sorted(dumps) == ["zlib"], "the crash was captured (zlib dump)")
+    full = read(f("proc-precrash")).splitlines(keepends=True)
+    cut = next((i for i, ln in enumerate(full) if ln.startswith("kmp_test_private ")), None)
+    rc, out, err, clean = kmp("-c", dumps.get("zlib", "/nonexistent"), "-s", VML)
+    R.check(rc == 5 and cut is not None and out == "".join(full[:cut]) and
+            err.count("\n") == 1 and "name of mempool at 0x" in err and
+            "is not in the dump (page excluded by makedumpfile" in err and clean,
+            "a name in pages makedumpfile excluded: exit 5, the pools before it, one line "
+            "naming the address and why it is missing", err + out[-400:])
 
 else:  # hang
     P = {k: int(v) for k, v in (kv.split("=") for kv in sys.argv[5].split())}

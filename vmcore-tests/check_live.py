@@ -164,6 +164,24 @@ R.check(d is not None and (d["curr_nr"], d["low_nr"], d["from_reserve"], d["wait
 d = pool("proc-refill-over", "kmp_test_slab")
 R.check(d is not None and d["curr_nr"] == sm and d["low_nr"] == 0, "refill after emptying", d)
 
+# --- a corrupt prev link in the running kernel ----------------------------
+full = read(f("proc-corrupt")).splitlines(keepends=True)
+cut = next((i for i, ln in enumerate(full) if ln.startswith("kmp_test_page ")), None)
+err = read(f("kmp-corrupt.err"))
+R.check(rc("kmp-corrupt") == 5 and cut is not None and
+        read(f("kmp-corrupt")) == "".join(full[:cut]) and err.count("\n") == 1 and
+        "broken prev link" in err and "0xdead000000000400" in err and "last good node" in err,
+        "corrupt prev link on /proc/kcore: exit 5, the pools before it, one line naming it",
+        err + read(f("kmp-corrupt"))[-600:])
+try:
+    j = json.loads(read(f("kmp-corrupt-json")))
+    ok = j["complete"] is False and len(j["pools"]) == (cut or 0) - 2
+except (ValueError, KeyError, TypeError):
+    ok = False
+R.check(ok, "the JSON of that partial report says complete: false")
+R.check(rc("kmp-repaired") == 0 and read(f("kmp-repaired")) == read(f("proc-repaired")),
+        "after the repair the report is complete again")
+
 # --- blocked tasks, live --------------------------------------------------
 pm = P["page_min"]
 b = pool("proc-block", "kmp_test_page")

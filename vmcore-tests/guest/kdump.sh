@@ -1,5 +1,6 @@
-# kdump scenarios, run in both kernels.  Input files: scenario (formats
-# or hang; demo is hang without the live check), module.params, bzImage and initrd.cpio.gz for kexec -p, and
+# kdump scenarios, run in both kernels.  Input files: scenario (formats,
+# hang, or corrupt: a pool's name moved into freed pages just before the
+# crash), module.params, bzImage and initrd.cpio.gz for kexec -p, and
 # for the hang scenario vmlinux (for the live kmempool waiters).
 #
 # first kernel:   dm-crypt + test module, snapshot, load the capture
@@ -57,8 +58,9 @@ kexec -p /work/bzImage --initrd=/work/initrd.cpio.gz \
 echo $? > /out/kexec.rc
 cat /sys/kernel/kexec_crash_loaded > /out/kexec_crash_loaded
 uname -r > /out/uname
-if [ "$SCEN" = formats ]; then
+if [ "$SCEN" = formats ] || [ "$SCEN" = corrupt ]; then
 	snap proc-precrash
+	[ "$SCEN" = corrupt ] && kmp_cmd lose_name kmp_test_private
 	save-results
 	echo c > /proc/sysrq-trigger
 else

@@ -28,6 +28,15 @@ kmp_cmd refill kmp_test_kmalloc; snap proc-refill
 kmp_cmd drain kmp_test_slab 100; snap proc-drain-over
 kmp_cmd refill kmp_test_slab; snap proc-refill-over
 
+# A corrupt prev link on real kernel memory, then repaired.
+snap proc-corrupt
+kmp_cmd corrupt_prev kmp_test_page
+run kmp-corrupt kmempool -s $VML
+run kmp-corrupt-json kmempool -s $VML -f json
+kmp_cmd repair kmp_test_page
+run kmp-repaired kmempool -s $VML
+snap proc-repaired
+
 kmp_cmd block kmp_test_page 3
 sleep 2
 snap proc-block

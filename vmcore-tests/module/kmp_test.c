@@ -20,11 +20,20 @@
  *                  mempool_alloc() on the pool
  *   release NAME   let the allocator work again and wake the waiters
  *
+ * and, to test the analyzer on corrupt kernel memory:
+ *   corrupt_prev NAME  make the pool's mempool_list prev link point
+ *                      nowhere (readers of the list do not use it)
+ *   repair NAME        put the prev link back
+ *   lose_name NAME     point the pool's name into a block of pages that
+ *                      is freed at once, so that a filtered dump excludes
+ *                      it; only before a deliberate crash
+ *
  * Making the allocator fail swaps pool->alloc, which only a test may do.
  */
 #include <linux/module.h>
 #include <linux/mempool.h>
 #include <linux/slab.h>
+#include <linux/gfp.h>
 #include <linux/kthread.h>
 #include <linux/proc_fs.h>
 #include <linux/uaccess.h>
@@ -56,7 +65,12 @@ struct kmp_pool {
 	int nr_held;
 	struct task_struct *waiters[KMP_MAX_WAITERS];
 	int nr_waiters;
+	struct list_head *saved_prev;
 };
+
+/* Freed blocks of this order go straight back to the buddy allocator. */
+#define KMP_LOST_ORDER	4
+#define KMP_BAD_PREV	((struct list_head *)0xdead000000000400UL)
 
 static struct kmem_cache *kmp_cache;
 static mempool_t *slab_pool, *page_pool, *unnamed_pool;
@@ -167,6 +181,21 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 		}
 	} else if (!strcmp(cmd, "release")) {
 		kmp_release(p);
+	} else if (!strcmp(cmd, "corrupt_prev") && !p->saved_prev) {
+		p->saved_prev = p->pool->list.prev;
+		WRITE_ONCE(p->pool->list.prev, KMP_BAD_PREV);
+	} else if (!strcmp(cmd, "repair") && p->saved_prev) {
+		WRITE_ONCE(p->pool->list.prev, p->saved_prev);
+		p->saved_prev = NULL;
+	} else if (!strcmp(cmd, "lose_name")) {
+		unsigned long block = __get_free_pages(GFP_KERNEL, KMP_LOST_ORDER);
+
+		if (!block) {
+			count = -ENOMEM;
+		} else {
+			free_pages(block, KMP_LOST_ORDER);
+			WRITE_ONCE(p->pool->name, (const char *)block);
+		}
 	} else {
 		count = -EINVAL;
 	}
