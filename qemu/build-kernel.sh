@@ -43,7 +43,10 @@ else
 fi
 mv "$FRAG.tmp" "$FRAG"
 
-SRCKEY=$( (echo "$TARVER"; cat "$PATCHES"/0*.patch) | sha256sum | cut -c1-16)
+# The patches applied, in order; the cover letter is not one of them.
+mapfile -t SERIES < <(ls "$PATCHES"/0*.patch | grep -v cover-letter)
+[ ${#SERIES[@]} -gt 0 ] || die "no patches in $PATCHES"
+SRCKEY=$( (echo "$TARVER"; cat "${SERIES[@]}") | sha256sum | cut -c1-16)
 KEY=$( (echo "$SRCKEY"; cat "$FRAG" "$0") | sha256sum | cut -c1-16)
 if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$KEY" ] && \
    [ -f "$OUT/bzImage" ] && [ -f "$OUT/vmlinux" ] && \
@@ -58,9 +61,8 @@ if [ "$(cat "$SRC/.kmp-patched" 2>/dev/null)" != "$SRCKEY" ]; then
 	stage "extracting $(basename "$TARBALL") ($TARVER)"
 	rm -rf "$SRC"; mkdir -p "$SRC"
 	tar xf "$TARBALL" -C "$SRC" --strip-components=1
-	stage "applying $(ls "$PATCHES"/0*.patch | grep -vc cover-letter) patches"
-	for p in "$PATCHES"/0*.patch; do
-		case "$p" in *cover-letter*) continue ;; esac
+	stage "applying ${#SERIES[@]} patches"
+	for p in "${SERIES[@]}"; do
 		if ! patch -d "$SRC" -p1 --forward --batch --quiet < "$p" > "$LOGS/patch.log" 2>&1; then
 			cat "$LOGS/patch.log" >&2
 			rm -rf "$SRC"
