@@ -45,18 +45,23 @@ static bool member_location(Dwarf_Die *m, uint64_t *off)
 	return false;
 }
 
+bool kmp_dwarf_size(Dwarf_Die *type, uint64_t *size)
+{
+	Dwarf_Word s;
+
+	if (dwarf_aggregate_size(type, &s) != 0)
+		return false;
+	*size = s;
+	return true;
+}
+
 static bool member_size(Dwarf_Die *m, uint64_t *size)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die t;
-	Dwarf_Word s;
 
-	if (!dwarf_attr_integrate(m, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
-		return false;
-	if (dwarf_aggregate_size(&t, &s) != 0)
-		return false;
-	*size = s;
-	return true;
+	return dwarf_attr_integrate(m, DW_AT_type, &a) && dwarf_formref_die(&a, &t) &&
+	       kmp_dwarf_size(&t, size);
 }
 
 /* Find member @name in @st, descending into anonymous structs and unions. */
@@ -147,16 +152,6 @@ bool kmp_dwarf_member(Dwarf_Die *st, const char *name, struct kmp_field *f)
 {
 	memset(f, 0, sizeof(*f));
 	return find_member(st, name, 0, f, 0);
-}
-
-bool kmp_dwarf_size(Dwarf_Die *type, uint64_t *size)
-{
-	Dwarf_Word s;
-
-	if (dwarf_aggregate_size(type, &s) != 0)
-		return false;
-	*size = s;
-	return true;
 }
 
 bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)

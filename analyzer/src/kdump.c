@@ -33,7 +33,8 @@ struct kdump {
 static struct {
 	int fd;
 	off_t size;
-	off_t offset;		/* of the first read past the end, or -1 */
+	off_t offset;		/* of the first read past the end in the current
+				 * step (opening, one kdump_read()), or -1 */
 } watch = { -1, 0, -1 };
 
 ssize_t pread(int fd, void *buf, size_t count, off_t offset)
@@ -56,6 +57,7 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	size_t size = len;
 	kdump_status st;
 
+	watch.offset = -1;	/* did this read run past the end of the file? */
 	st = kdump_read(k->ctx, KDUMP_KVADDR, addr, buf, &size);
 	if (st == KDUMP_OK && size == len)
 		return true;
@@ -129,6 +131,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
 			   core->path, kdump_get_err(k->ctx));
 		goto fail;
 	}
+	watch.offset = -1;
 	st = kdump_set_string_attr(k->ctx, "addrxlat.ostype", "linux");
 	if (st != KDUMP_OK && watch.offset >= 0) {
 		kmp_seterr(err, "%s is truncated: the data needed to translate kernel "

@@ -227,8 +227,8 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 {
 	char when[64] = "", panic[1024];
 	struct kmp_err perr = { "" };
-	int found = kmp_find_panic(&s->vml, &s->core.mem, s->kaslr, c->o.no_aranges, panic,
-				   sizeof(panic), &perr);
+	int found = kmp_find_panic(&s->vml, &s->core.mem, s->prb, s->prb_cu, c->o.no_aranges,
+				   panic, sizeof(panic), &perr);
 
 	if (s->vi.have_crashtime) {
 		time_t t = (time_t)s->vi.crashtime;

@@ -103,24 +103,24 @@ static bool rd(struct kmp_mem *mem, uint64_t base, const struct kmp_field *f, ui
 	return kmp_read_uint(mem, base + f->off, f->size, v, err);
 }
 
-int kmp_find_panic(struct kmp_vmlinux *v, struct kmp_mem *mem, uint64_t kaslr,
-		   bool no_aranges, char *out, size_t len, struct kmp_err *err)
+int kmp_find_panic(struct kmp_vmlinux *v, struct kmp_mem *mem, uint64_t prb,
+		   uint64_t cu_addr, bool no_aranges, char *out, size_t len,
+		   struct kmp_err *err)
 {
-	struct kmp_sym syms[2] = { { .name = "prb" }, { .name = "prb_read_valid" } };
 	uint64_t rb, dr, tr, count_bits, descs, infos, head, tail, size_bits, data;
 	const uint64_t state_shift = 62, id_mask = (1ULL << state_shift) - 1;
 	struct prb_layout p;
 	struct kmp_err why;
 
 	out[0] = '\0';
-	kmp_vmlinux_symbols(v, syms, 2);
-	if (!syms[0].found) {
+	if (!prb) {
 		kmp_seterr(err, "no symbol prb (the printk ring buffer)");
 		return -1;
 	}
-	if (!load(v, syms[1].found ? syms[1].addr : 0, no_aranges, &p, err))
+	if (!load(v, cu_addr, no_aranges, &p, err))
 		return -1;
-	if (!kmp_read_uint(mem, syms[0].addr + kaslr, 8, &rb, &why)) {
+	/* prb points to a struct printk_ringbuffer, as descs points to descriptors. */
+	if (!kmp_read_uint(mem, prb, p.descs.size, &rb, &why)) {
 		kmp_seterr(err, "cannot read prb: %s", why.msg);
 		return -1;
 	}
@@ -153,8 +153,8 @@ int kmp_find_panic(struct kmp_vmlinux *v, struct kmp_mem *mem, uint64_t kaslr,
 		state = (int64_t)(sv >> state_shift);
 		if ((sv & id_mask) != id || (state != p.committed && state != p.finalized))
 			goto next;
-		if (!kmp_read_uint(mem, desc + p.text_lpos.off + p.begin.off, 8, &begin, &why) ||
-		    !kmp_read_uint(mem, desc + p.text_lpos.off + p.next.off, 8, &next, &why) ||
+		if (!rd(mem, desc + p.text_lpos.off, &p.begin, &begin, &why) ||
+		    !rd(mem, desc + p.text_lpos.off, &p.next, &next, &why) ||
 		    !rd(mem, infos + idx * p.info_size, &p.text_len, &tlen, &why))
 			goto next;
 		if ((begin & 1) || tlen == 0)

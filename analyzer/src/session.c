@@ -21,7 +21,7 @@ static void banner_release(const char *banner, char *rel, size_t len)
 	rel[n] = '\0';
 }
 
-enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_N };
+enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_N };
 
 int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		     struct kmp_err *err)
@@ -31,6 +31,8 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		[S_VERSION] = { "mempool_format_version" },
 		[S_BANNER] = { "linux_banner" },
 		[S_CUFN] = { "mempool_exit" },
+		[S_PRB] = { "prb" },
+		[S_PRB_CUFN] = { "prb_read_valid" },
 	};
 	const char *core = o->core ? o->core : "/proc/kcore";
 	char path[4096], membanner[256];
@@ -104,6 +106,8 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		return KMP_EFORMAT;
 	}
 	s->mempool_list = syms[S_LIST].addr + s->kaslr;
+	s->prb = syms[S_PRB].found ? syms[S_PRB].addr + s->kaslr : 0;
+	s->prb_cu = syms[S_PRB_CUFN].found ? syms[S_PRB_CUFN].addr : 0;
 	if (!kmp_layout_load(&s->vml, syms[S_CUFN].found ? syms[S_CUFN].addr : 0,
 			     o->no_aranges, &s->layout, err))
 		return KMP_EFORMAT;

@@ -27,6 +27,8 @@ struct kmp_session {
 	struct kmp_layout layout;
 	uint64_t kaslr;		/* added to every vmlinux symbol address */
 	uint64_t mempool_list;	/* runtime address */
+	uint64_t prb;		/* runtime address of prb, 0 if no such symbol */
+	uint64_t prb_cu;	/* link-time address of code in printk_ringbuffer.c */
 	char version[16];	/* /proc/mempool format of this kernel */
 	char release[65];
 	char banner[256];

@@ -802,7 +802,7 @@ static void rb_add(struct ring_img *r, unsigned long id, const char *text, unsig
 
 static void test_panic(const char *vmlinux)
 {
-	struct kmp_sym sym = { .name = "prb" };
+	struct kmp_sym sym[2] = { { .name = "prb" }, { .name = "prb_read_valid" } };
 	struct kmp_vmlinux v;
 	struct kmp_err err;
 	struct ring_img r;
@@ -815,9 +815,9 @@ static void test_panic(const char *vmlinux)
 		end();
 		return;
 	}
-	kmp_vmlinux_symbols(&v, &sym, 1);
-	CHECK(sym.found, "symbol prb");
-	rb_init(&r, sym.addr);
+	kmp_vmlinux_symbols(&v, sym, 2);
+	CHECK(sym[0].found && sym[1].found, "symbols prb, prb_read_valid");
+	rb_init(&r, sym[0].addr);
 	rb_add(&r, 21, "Booting the test kernel, with a first line that is long enough to push the fourth record past the ring end", 2);
 	rb_add(&r, 22, "Kernel panic - not syncing: the older one", 2);
 	rb_add(&r, 23, "some line", 2);
@@ -826,24 +826,28 @@ static void test_panic(const char *vmlinux)
 	rb_add(&r, 25, "CPU: 0 PID: 22 Comm: khungtaskd", 2);
 	rb_set_ids(&r, 21, 25);
 	CHECK(r.lpos > 256, "the test did not wrap the ring (lpos %lu)", r.lpos);
-	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	rc = kmp_find_panic(&v, &r.mem, sym[0].addr, sym[1].addr, false, out, sizeof(out),
+			    &err);
 	CHECK(rc == 1 && !strcmp(out, "Kernel panic - not syncing: hung_task: blocked tasks"),
 	      "rc %d out [%s] err %s", rc, out, rc < 0 ? err.msg : "");
 
 	/* A descriptor whose id does not match is a stale slot: skipped. */
 	((struct prb_desc *)r.descs)[24 & 7].state_var.counter = (long)((2UL << 62) | 16);
-	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	rc = kmp_find_panic(&v, &r.mem, sym[0].addr, sym[1].addr, false, out, sizeof(out),
+			    &err);
 	CHECK(rc == 1 && !strcmp(out, "Kernel panic - not syncing: the older one"),
 	      "stale slot: rc %d out [%s]", rc, out);
 	/* A reserved (not yet committed) record is not read. */
 	((struct prb_desc *)r.descs)[22 & 7].state_var.counter = (long)((0UL << 62) | 22);
-	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	rc = kmp_find_panic(&v, &r.mem, sym[0].addr, sym[1].addr, false, out, sizeof(out),
+			    &err);
 	CHECK(rc == 0 && out[0] == '\0', "no panic: rc %d out [%s]", rc, out);
 	memimg_free(&r.img);
 
 	/* prb points nowhere: an error, not a crash. */
 	memimg_init(&r.img, &r.mem);
-	rc = kmp_find_panic(&v, &r.mem, 0, false, out, sizeof(out), &err);
+	rc = kmp_find_panic(&v, &r.mem, sym[0].addr, sym[1].addr, false, out, sizeof(out),
+			    &err);
 	CHECK(rc == -1 && strstr(err.msg, "cannot read prb"), "rc %d: %s", rc, err.msg);
 	memimg_free(&r.img);
 	kmp_vmlinux_close(&v);
