@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 
-from mempool import ParseError, Results, one, parse, read
+from mempool import ParseError, Results, extract_dumps, one, parse, read
 
 MODE, OUT, VML, KMP = sys.argv[1:5]
 R = Results("kdump-" + MODE)
@@ -36,15 +36,6 @@ def kmp(*args, timeout=120):
     return p.returncode, p.stdout, p.stderr, clean
 
 
-def extract():
-    """Cut the dumps out of the scratch disk, as the index says."""
-    dumps = {}
-    if not os.path.exists(f("scratch.img")):	# extracted by an earlier check
-        for line in read(f("dumps")).splitlines():
-            path = f("dump-" + line.split()[0])
-            if os.path.exists(path):
-                dumps[line.split()[0]] = path
-        return dumps
     with open(f("scratch.img"), "rb") as disk:
         for line in read(f("dumps")).splitlines():
             name, off, size = line.split()
@@ -72,7 +63,7 @@ def rc_file(n):
 
 R.check(rc_file("kexec.rc") == 0 and rc_file("kexec_crash_loaded") == 1,
         "kexec -p loaded the capture kernel in the first kernel")
-dumps = extract() if os.path.exists(f("dumps")) else {}
+dumps = extract_dumps(OUT) if os.path.exists(f("dumps")) else {}
 uname = read(f("uname")).strip()
 
 if MODE == "formats":

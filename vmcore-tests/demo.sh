@@ -12,23 +12,20 @@ make -s -C "$ROOT" analyzer initrd
 rm -rf "$D.in"; mkdir -p "$D.in"
 echo hang > "$D.in/scenario"
 echo "page_min=4 page_order=0" > "$D.in/module.params"
-cp "$B/initrd/test.cpio.gz" "$D.in/initrd.cpio.gz"
 stage "booting 6.1 with crashkernel=128M; dm-crypt, test module, 3 tasks blocked on kmp_test_page;"
 stage "waiting for the hung-task panic and the kdump capture (about 15 s under TCG)"
 if ! bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.cpio.gz" \
 	--script "$ROOT/vmcore-tests/guest/kdump.sh" --input "$ROOT/vmcore-tests/guest/common.sh" \
 	--input "$D.in/scenario" --input "$D.in/module.params" --input "$B/kernel/bzImage" \
-	--input "$D.in/initrd.cpio.gz" --append "crashkernel=128M" --mem 512 --scratch 256 \
+	--input "$B/initrd/test.cpio.gz" --append "crashkernel=128M" --mem 512 --scratch 256 \
 	--timeout 300 --out "$D"; then
 	echo "demo: the VM run failed; serial log: $D/serial.log" >&2
 	exit 1
 fi
-read -r name off size < "$D/dumps"
+read -r _ path < <(/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$D")
 VMCORE=$D/vmcore
-dd if="$D/scratch.img" of="$VMCORE" bs=1M iflag=skip_bytes,count_bytes skip="$off" \
-	count="$size" status=none
-rm -f "$D/scratch.img"
-stage "captured $VMCORE ($((size >> 20)) MiB, makedumpfile -c -d 31)"
+mv "$path" "$VMCORE"
+stage "captured $VMCORE ($(( $(stat -c %s "$VMCORE") >> 20 )) MiB, makedumpfile -c -d 31)"
 KMP=$B/analyzer/kmempool VML=$B/kernel/vmlinux
 echo
 echo "\$ kmempool info -c $VMCORE -s $VML"

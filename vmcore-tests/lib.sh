@@ -1,9 +1,12 @@
 # Shared by the end-to-end test scripts (bash).
+set -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$ROOT/build
 T=$B/t
 PY=/usr/bin/python3
 mkdir -p "$T"
+# What the live and kdump tests ask the test module to create.
+MODULE_PARAMS="slab_min=7 slab_size=200 kmalloc_min=3 kmalloc_size=100 page_min=2 page_order=1 private_min=5 private_size=72 unnamed_min=2 unnamed_size=24"
 pass=0 fail=0
 ok() { echo "ok - $GROUP: $*"; pass=$((pass + 1)); }
 not_ok() { echo "not ok - $GROUP: $*"; fail=$((fail + 1)); }

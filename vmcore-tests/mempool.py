@@ -1,8 +1,13 @@
 """Shared helpers of the end-to-end checks: parse /proc/mempool text,
-ask gdb (an independent DWARF reader) for sizes, print TAP-like lines."""
+ask gdb (an independent DWARF reader) for sizes, print TAP-like lines,
+cut the dumps a capture kernel wrote out of the scratch disk.
+
+    mempool.py extract OUTDIR   the last, for shell scripts: prints
+                                "NAME PATH" for each dump"""
 import os
 import re
 import subprocess
+import sys
 
 HEADER0 = "mempool - version: 1.0"
 COLUMNS = ["name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
@@ -111,3 +116,39 @@ class Outdir:
         except (OSError, ParseError) as e:
             self.results.check(False, f"{name} parses", e)
             return []
+
+
+def extract_dumps(outdir):
+    """Cut the dumps out of OUTDIR/scratch.img as OUTDIR/dumps (lines
+    "NAME OFFSET SIZE") says, into OUTDIR/dump-NAME; the scratch image is
+    removed.  Returns {NAME: path}; a second call finds the files."""
+    dumps = {}
+    index = read(os.path.join(outdir, "dumps")).splitlines()
+    scratch = os.path.join(outdir, "scratch.img")
+    if not os.path.exists(scratch):
+        for line in index:
+            path = os.path.join(outdir, "dump-" + line.split()[0])
+            if os.path.exists(path):
+                dumps[line.split()[0]] = path
+        return dumps
+    with open(scratch, "rb") as disk:
+        for line in index:
+            name, off, size = line.split()
+            path = os.path.join(outdir, f"dump-{name}")
+            disk.seek(int(off))
+            left = int(size)
+            with open(path, "wb") as o:
+                while left:
+                    b = disk.read(min(left, 1 << 20))
+                    if not b:
+                        break
+                    o.write(b)
+                    left -= len(b)
+            dumps[name] = path
+    os.unlink(scratch)
+    return dumps
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["extract"]:
+    for dump_name, dump_path in extract_dumps(sys.argv[2]).items():
+        print(dump_name, dump_path)

@@ -6,19 +6,18 @@ GROUP=kdump
 . "$(dirname "$0")/lib.sh"
 KMP=$B/analyzer/kmempool-asan
 [ -x "$KMP" ] || KMP=$B/analyzer/kmempool
-PARAMS="slab_min=7 slab_size=200 kmalloc_min=3 kmalloc_size=100 page_min=2 page_order=1 private_min=5 private_size=72 unnamed_min=2 unnamed_size=24"
+PARAMS=$MODULE_PARAMS
 for s in formats hang corrupt; do
 	mkdir -p "$T/kd-$s-in"
 	echo "$s" > "$T/kd-$s-in/scenario"
 	echo "$PARAMS" > "$T/kd-$s-in/module.params"
-	cp "$B/initrd/test.cpio.gz" "$T/kd-$s-in/initrd.cpio.gz"
 done
-IN=(--input "$B/kernel/bzImage" --append "crashkernel=128M")
+IN=(--input "$B/kernel/bzImage" --input "$B/initrd/test.cpio.gz" --append "crashkernel=128M")
 
 # A small guest, so that the plain ELF copy of /proc/vmcore stays small.
 if vm kd-formats "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/kdump.sh" \
 	"${IN[@]}" --input "$T/kd-formats-in/scenario" --input "$T/kd-formats-in/module.params" \
-	--input "$T/kd-formats-in/initrd.cpio.gz" --mem 384 --scratch 1024 --timeout 300; then
+	--mem 384 --scratch 1024 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" formats "$T/kd-formats" "$B/kernel/vmlinux" "$KMP" ||
 		fail=$((fail + 1))
 	# Bad input with a real dump: missing, foreign and stripped vmlinux,
@@ -33,15 +32,14 @@ fi
 # The hang: vmlinux goes in too, for kmempool waiters on /proc/kcore.
 if vm kd-hang "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/kdump.sh" \
 	"${IN[@]}" --input "$T/kd-hang-in/scenario" --input "$T/kd-hang-in/module.params" \
-	--input "$T/kd-hang-in/initrd.cpio.gz" --input "$B/kernel/vmlinux" --mem 768 \
-	--scratch 256 --timeout 300; then
+	--input "$B/kernel/vmlinux" --mem 768 --scratch 256 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" hang "$T/kd-hang" "$B/kernel/vmlinux" "$KMP" \
 		"$PARAMS" || fail=$((fail + 1))
 fi
 # A pool whose name lies in pages makedumpfile -d 31 excluded (freed).
 if vm kd-corrupt "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/kdump.sh" \
 	"${IN[@]}" --input "$T/kd-corrupt-in/scenario" --input "$T/kd-corrupt-in/module.params" \
-	--input "$T/kd-corrupt-in/initrd.cpio.gz" --mem 384 --scratch 256 --timeout 300; then
+	--mem 384 --scratch 256 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" corrupt "$T/kd-corrupt" "$B/kernel/vmlinux" "$KMP" ||
 		fail=$((fail + 1))
 fi

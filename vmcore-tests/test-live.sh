@@ -3,7 +3,7 @@
 # names, dm-crypt, the test module, kmempool on /proc/kcore.
 GROUP=live
 . "$(dirname "$0")/lib.sh"
-PARAMS="slab_min=7 slab_size=200 kmalloc_min=3 kmalloc_size=100 page_min=2 page_order=1 private_min=5 private_size=72 unnamed_min=2 unnamed_size=24"
+PARAMS=$MODULE_PARAMS
 mkdir -p "$T/live-in"; echo "$PARAMS" > "$T/live-in/module.params"
 if vm live "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/live.sh" \
 	--input "$B/kernel/vmlinux" --input "$T/live-in/module.params" --mem 1024 --timeout 300; then

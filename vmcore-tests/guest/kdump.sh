@@ -1,6 +1,6 @@
 # kdump scenarios, run in both kernels.  Input files: scenario (formats,
 # hang, or corrupt: a pool's name moved into freed pages just before the
-# crash), module.params, bzImage and initrd.cpio.gz for kexec -p, and
+# crash), module.params, bzImage and test.cpio.gz for kexec -p, and
 # for the hang scenario vmlinux (for the live kmempool waiters).
 #
 # first kernel:   dm-crypt + test module, snapshot, load the capture
@@ -53,7 +53,7 @@ dd if=/dev/urandom of=/dev/mapper/kmpcrypt bs=64k count=16 2>/dev/null
 sync
 insmod /lib/kmp_test.ko $(cat module.params); echo $? > /out/insmod.rc
 kmp_cmd drain kmp_test_kmalloc 2
-kexec -p /work/bzImage --initrd=/work/initrd.cpio.gz \
+kexec -p /work/bzImage --initrd=/work/test.cpio.gz \
 	--append="console=ttyS0 irqpoll nr_cpus=1 reset_devices panic=1"
 echo $? > /out/kexec.rc
 cat /sys/kernel/kexec_crash_loaded > /out/kexec_crash_loaded
