@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: struct module and struct kmem_cache layouts from DWARF. */
+#include <dwarf.h>
+#include <string.h>
+
+#include "dwarf_kernel.h"
+#include "dwarfutil.h"
+
+/* A field must lie inside its struct. */
+static bool member_in(Dwarf_Die *st, uint64_t st_size, const char *path, struct kmp_field *f)
+{
+	return kmp_dwarf_member_path(st, path, f) && f->off + f->size <= st_size;
+}
+
+bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
+			struct kmp_modlayout *ml)
+{
+	struct kmp_wanted w[] = {
+		{ .name = "module", .tag = DW_TAG_structure_type },
+		{ .name = "mod_kallsyms", .tag = DW_TAG_structure_type },
+		{ .name = "elf64_sym", .tag = DW_TAG_structure_type },
+	};
+	uint64_t msize, ksize;
+	bool via;
+	Dwarf_Die cu;
+
+	memset(ml, 0, sizeof(*ml));
+	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "kernel/module/main.c", no_aranges,
+				      &cu, &via))
+		return false;
+	kmp_dwarf_scan(&cu, w, 3);
+	if (!w[0].found || !w[1].found || !w[2].found ||
+	    !kmp_dwarf_size(&w[0].die, &msize) || !kmp_dwarf_size(&w[1].die, &ksize) ||
+	    !kmp_dwarf_size(&w[2].die, &ml->sym_size))
+		return false;
+	ml->ok = member_in(&w[0].die, msize, "list", &ml->list) &&
+		 member_in(&w[0].die, msize, "name", &ml->name) &&
+		 member_in(&w[0].die, msize, "core_layout.base", &ml->base) &&
+		 member_in(&w[0].die, msize, "core_layout.size", &ml->size) &&
+		 member_in(&w[0].die, msize, "core_layout.text_size", &ml->text_size) &&
+		 member_in(&w[0].die, msize, "core_layout.ro_after_init_size",
+			   &ml->ro_after_init_size) &&
+		 member_in(&w[0].die, msize, "kallsyms", &ml->kallsyms) &&
+		 member_in(&w[1].die, ksize, "symtab", &ml->ks_symtab) &&
+		 member_in(&w[1].die, ksize, "num_symtab", &ml->ks_num) &&
+		 member_in(&w[1].die, ksize, "strtab", &ml->ks_strtab) &&
+		 member_in(&w[2].die, ml->sym_size, "st_name", &ml->st_name) &&
+		 member_in(&w[2].die, ml->sym_size, "st_info", &ml->st_info) &&
+		 member_in(&w[2].die, ml->sym_size, "st_value", &ml->st_value) &&
+		 member_in(&w[2].die, ml->sym_size, "st_size", &ml->st_size) &&
+		 ml->name.size > 0 && ml->base.size == 8 && ml->ks_symtab.size == 8 &&
+		 ml->ks_strtab.size == 8 && ml->st_value.size == 8 && ml->list.size == 16;
+	return ml->ok;
+}
+
+bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
+			 struct kmp_slablayout *sl)
+{
+	struct kmp_wanted w[] = { { .name = "kmem_cache", .tag = DW_TAG_structure_type } };
+	uint64_t size;
+	bool via;
+	Dwarf_Die cu;
+
+	memset(sl, 0, sizeof(*sl));
+	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/mempool.c", no_aranges, &cu, &via))
+		return false;
+	kmp_dwarf_scan(&cu, w, 1);
+	sl->ok = w[0].found && kmp_dwarf_size(&w[0].die, &size) &&
+		 member_in(&w[0].die, size, "name", &sl->name) &&
+		 member_in(&w[0].die, size, "object_size", &sl->object_size) &&
+		 sl->name.size == 8 && sl->object_size.size <= 8;
+	return sl->ok;
+}

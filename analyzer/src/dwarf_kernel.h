@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: layouts beyond mempool_t, each from the one compilation unit
+ * that holds a given function (struct module from kernel/module/main.c,
+ * struct kmem_cache from mm/mempool.c).
+ */
+#ifndef KMP_DWARF_KERNEL_H
+#define KMP_DWARF_KERNEL_H
+
+#include "modules.h"
+#include "slab.h"
+#include "vmlinux.h"
+
+/* @cu_addr: link-time address of code in the unit that defines the types. */
+bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
+			struct kmp_modlayout *ml);
+bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
+			 struct kmp_slablayout *sl);
+
+#endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: kernel symbols, text ranges and modules for the memory searches. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dwarf_kernel.h"
+#include "kernel.h"
+#include "vmsyms.h"
+
+enum {
+	K_STEXT, K_ETEXT, K_SDATA, K_EDATA, K_SBSS, K_EBSS, K_INIT_TASK, K_MEMPOOL_ALLOC,
+	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
+	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_N
+};
+
+bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
+		     struct kmp_vmlinux *vml, uint64_t kaslr, uint64_t page_size,
+		     const struct kmp_limits_mods *lim, struct kmp_err *err)
+{
+	struct kmp_sym s[K_N] = {
+		[K_STEXT] = { "_stext" }, [K_ETEXT] = { "_etext" },
+		[K_SDATA] = { "_sdata" }, [K_EDATA] = { "_edata" },
+		[K_SBSS] = { "__bss_start" }, [K_EBSS] = { "__bss_stop" },
+		[K_INIT_TASK] = { "init_task" }, [K_MEMPOOL_ALLOC] = { "mempool_alloc" },
+		[K_AUTOREMOVE] = { "autoremove_wake_function" },
+		[K_INIT_STACK] = { "init_stack" }, [K_END_INIT_TASK] = { "__end_init_task" },
+		[K_ALLOC_SLAB] = { "mempool_alloc_slab" }, [K_FREE_SLAB] = { "mempool_free_slab" },
+		[K_KMALLOC] = { "mempool_kmalloc" }, [K_KFREE] = { "mempool_kfree" },
+		[K_ALLOC_PAGES] = { "mempool_alloc_pages" },
+		[K_FREE_PAGES] = { "mempool_free_pages" },
+		[K_MODULES] = { "modules" }, [K_MODULE_CU] = { "__module_address" },
+	};
+	static const int needed[] = { K_STEXT, K_ETEXT, K_INIT_TASK, K_MEMPOOL_ALLOC,
+				      K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK };
+	struct kmp_modlayout ml;
+
+	memset(k, 0, sizeof(*k));
+	k->mem = mem;
+	k->l = l;
+	k->vml = vml;
+	k->kaslr = kaslr;
+	k->page_size = page_size;
+	kmp_vmlinux_symbols(vml, s, K_N);
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+		if (!s[needed[i]].found) {
+			kmp_seterr(err, "%s has no symbol %s", vml->path, s[needed[i]].name);
+			return false;
+		}
+	}
+#define RT(i) (s[i].found ? s[i].addr + kaslr : 0)
+	k->stext = RT(K_STEXT);
+	k->etext = RT(K_ETEXT);
+	k->sdata = RT(K_SDATA);
+	k->edata = RT(K_EDATA);
+	k->sbss = RT(K_SBSS);
+	k->ebss = RT(K_EBSS);
+	k->init_task = RT(K_INIT_TASK);
+	k->mempool_alloc = RT(K_MEMPOOL_ALLOC);
+	k->mempool_alloc_end = k->mempool_alloc + s[K_MEMPOOL_ALLOC].size;
+	k->autoremove_wake_function = RT(K_AUTOREMOVE);
+	k->fns.alloc_slab = RT(K_ALLOC_SLAB);
+	k->fns.free_slab = RT(K_FREE_SLAB);
+	k->fns.kmalloc = RT(K_KMALLOC);
+	k->fns.kfree = RT(K_KFREE);
+	k->fns.alloc_pages = RT(K_ALLOC_PAGES);
+	k->fns.free_pages = RT(K_FREE_PAGES);
+#undef RT
+	k->thread_size = s[K_END_INIT_TASK].addr - s[K_INIT_STACK].addr;
+	if (s[K_END_INIT_TASK].addr <= s[K_INIT_STACK].addr || k->thread_size > (1u << 20) ||
+	    (k->thread_size & (k->thread_size - 1))) {
+		kmp_seterr(err, "%s: init_stack..__end_init_task does not give a stack size",
+			   vml->path);
+		return false;
+	}
+	if (!s[K_MEMPOOL_ALLOC].size || k->stext >= k->etext) {
+		kmp_seterr(err, "%s: no size for mempool_alloc, or no kernel text", vml->path);
+		return false;
+	}
+	if (kmp_modlayout_load(vml, s[K_MODULE_CU].found ? s[K_MODULE_CU].addr : 0, false,
+			       &ml) && s[K_MODULES].found) {
+		k->have_modules = true;
+		k->modlayout = ml;
+		kmp_modules_read(mem, l, &ml, s[K_MODULES].addr + kaslr, lim, &k->mods);
+	} else {
+		snprintf(k->mods.why, sizeof(k->mods.why),
+			 "the debug info has no usable struct module, or no `modules` list");
+	}
+	k->lim = *lim;
+	return true;
+}
+
+void kmp_kernel_free(struct kmp_kernel *k)
+{
+	kmp_modules_free(&k->mods);
+}
+
+bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr)
+{
+	const struct kmp_module *m;
+
+	if (addr >= k->stext && addr < k->etext)
+		return true;
+	m = kmp_module_at(&k->mods, addr);
+	return m && addr - m->base < m->text_size;
+}
+
+bool kmp_kernel_in_image(const struct kmp_kernel *k, uint64_t addr)
+{
+	uint64_t end = k->ebss ? k->ebss : k->edata ? k->edata : k->etext;
+
+	return addr >= k->stext && addr < end;
+}
+
+bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, size_t len)
+{
+	const struct kmp_module *m;
+	const char *name;
+	uint64_t start, size;
+	char mname[128];
+
+	if (kmp_kernel_in_image(k, addr)) {
+		if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &name, &start, &size))
+			return false;
+		if (addr - k->kaslr == start)
+			snprintf(out, len, "%s", name);
+		else
+			snprintf(out, len, "%s+0x%" PRIx64, name, addr - k->kaslr - start);
+		return true;
+	}
+	m = kmp_module_at(&k->mods, addr);
+	if (!m)
+		return false;
+	if (!kmp_module_symbol(k->mem, &k->modlayout, m, addr, k->lim.max_module_syms, mname,
+			       sizeof(mname), &start, &size)) {
+		snprintf(out, len, "0x%" PRIx64 " [%s]", addr, m->name);
+		return true;
+	}
+	if (addr == start)
+		snprintf(out, len, "%s [%s]", mname, m->name);
+	else
+		snprintf(out, len, "%s+0x%" PRIx64 " [%s]", mname, addr - start, m->name);
+	return true;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: what the searches of kernel memory need to know about the
+ * running kernel, from vmlinux symbols (KASLR applied), DWARF and memory:
+ * where kernel text is, the functions a mempool is made of, the task list,
+ * the size of a task's stack, and the loaded modules.
+ */
+#ifndef KMP_KERNEL_H
+#define KMP_KERNEL_H
+
+#include "layout.h"
+#include "mem.h"
+#include "modules.h"
+#include "vmlinux.h"
+
+/* The functions of the standard pool types, runtime addresses (0: none). */
+struct kmp_poolfns {
+	uint64_t alloc_slab, free_slab, kmalloc, kfree, alloc_pages, free_pages;
+};
+
+struct kmp_kernel {
+	struct kmp_mem *mem;
+	const struct kmp_layout *l;
+	struct kmp_vmlinux *vml;
+	uint64_t kaslr;
+	uint64_t page_size;
+	uint64_t stext, etext;			/* kernel text, runtime */
+	uint64_t sdata, edata;			/* _sdata.._edata, runtime */
+	uint64_t sbss, ebss;			/* __bss_start..__bss_stop */
+	uint64_t init_task;
+	uint64_t mempool_alloc, mempool_alloc_end;
+	uint64_t autoremove_wake_function;
+	uint64_t thread_size;			/* __end_init_task - init_stack */
+	struct kmp_poolfns fns;
+	struct kmp_modules mods;		/* may be incomplete: mods.why */
+	struct kmp_modlayout modlayout;
+	bool have_modules;
+	struct kmp_limits_mods lim;
+};
+
+/*
+ * Fill @k for the kernel in @mem.  Returns false with @err set when a
+ * symbol that every search needs is missing; a module list that cannot be
+ * read is not an error (k->mods.why says why).
+ */
+bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
+		     struct kmp_vmlinux *vml, uint64_t kaslr, uint64_t page_size,
+		     const struct kmp_limits_mods *lim, struct kmp_err *err);
+void kmp_kernel_free(struct kmp_kernel *k);
+
+/* Is @addr in kernel text or in the text of a loaded module? */
+bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr);
+
+/* Is @addr within the kernel image (text, data or bss)? */
+bool kmp_kernel_in_image(const struct kmp_kernel *k, uint64_t addr);
+
+/*
+ * Name the code or data at runtime address @addr: "sym", "sym+0x10", or
+ * "sym+0x10 [module]" for a module.  False if no symbol covers it.
+ */
+bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, size_t len);
+
+#endif

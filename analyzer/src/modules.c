@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: loaded modules and their symbols, from kernel memory. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modules.h"
+#include "walk.h"
+
+#define STT_OBJECT_ 1
+#define STT_FUNC_ 2
+
+static uint64_t get_uint(const unsigned char *buf, const struct kmp_field *f)
+{
+	uint64_t v = 0;
+
+	for (uint64_t i = f->size; i > 0; i--)
+		v = (v << 8) | buf[f->off + i - 1];
+	return v;
+}
+
+struct mods_arg {
+	struct kmp_mem *mem;
+	const struct kmp_modlayout *ml;
+	struct kmp_modules *out;
+	unsigned char *buf;
+	uint64_t size;
+	size_t cap;
+};
+
+static bool printable_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct mods_arg *a = arg;
+	const struct kmp_modlayout *ml = a->ml;
+	uint64_t addr = node - ml->list.off, ks;
+	struct kmp_module *m;
+	struct kmp_err why;
+	size_t nlen;
+
+	if (a->out->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		struct kmp_module *v = realloc(a->out->v, cap * sizeof(*v));
+
+		if (!v) {
+			kmp_seterr(err, "out of memory");
+			return false;
+		}
+		a->out->v = v;
+		a->cap = cap;
+	}
+	if (!kmp_read(a->mem, addr, a->buf, a->size, &why)) {
+		kmp_seterr(err, "struct module at 0x%" PRIx64 ": %s", addr, why.msg);
+		return false;
+	}
+	m = &a->out->v[a->out->n];
+	memset(m, 0, sizeof(*m));
+	m->addr = addr;
+	nlen = ml->name.size < sizeof(m->name) ? ml->name.size : sizeof(m->name) - 1;
+	memcpy(m->name, a->buf + ml->name.off, nlen);
+	m->name[nlen] = '\0';
+	if (strnlen(m->name, nlen) == nlen || !printable_name(m->name)) {
+		kmp_seterr(err, "struct module at 0x%" PRIx64 " has no valid name", addr);
+		return false;
+	}
+	m->base = get_uint(a->buf, &ml->base);
+	m->size = get_uint(a->buf, &ml->size);
+	m->text_size = get_uint(a->buf, &ml->text_size);
+	m->data_start = m->base + get_uint(a->buf, &ml->ro_after_init_size);
+	if (m->text_size > m->size || m->data_start > m->base + m->size ||
+	    m->base + m->size < m->base) {
+		kmp_seterr(err, "module %s at 0x%" PRIx64 ": inconsistent layout", m->name, addr);
+		return false;
+	}
+	ks = get_uint(a->buf, &ml->kallsyms);
+	if (ks) {
+		unsigned char kb[64];
+		uint64_t need = ml->ks_strtab.off + ml->ks_strtab.size;
+
+		if (need <= sizeof(kb) && ml->ks_symtab.off + 8 <= sizeof(kb) &&
+		    ml->ks_num.off + ml->ks_num.size <= sizeof(kb) &&
+		    kmp_read(a->mem, ks, kb, need, &why)) {
+			m->symtab = get_uint(kb, &ml->ks_symtab);
+			m->num_symtab = get_uint(kb, &ml->ks_num);
+			m->strtab = get_uint(kb, &ml->ks_strtab);
+		}
+	}
+	a->out->n++;
+	return true;
+}
+
+void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
+		      const struct kmp_modlayout *ml, uint64_t head,
+		      const struct kmp_limits_mods *lim, struct kmp_modules *out)
+{
+	struct mods_arg a = { mem, ml, out, NULL, 0, 0 };
+	struct kmp_err why = { "" };
+	uint64_t last;
+
+	memset(out, 0, sizeof(*out));
+	if (!ml->ok || !head) {
+		snprintf(out->why, sizeof(out->why), "no module layout or module list in "
+			 "the debug info");
+		return;
+	}
+	/* Enough of struct module for every field used. */
+	const struct kmp_field *fs[] = { &ml->list, &ml->name, &ml->base, &ml->size,
+					 &ml->text_size, &ml->ro_after_init_size,
+					 &ml->kallsyms };
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if (fs[i]->off + fs[i]->size > a.size)
+			a.size = fs[i]->off + fs[i]->size;
+	a.buf = malloc(a.size);
+	if (!a.buf) {
+		snprintf(out->why, sizeof(out->why), "out of memory");
+		return;
+	}
+	if (kmp_list_walk(mem, l, head, lim->max_modules, mod_visit, &a, &last, &why) ==
+	    KMP_WALK_DONE)
+		out->complete = true;
+	else
+		snprintf(out->why, sizeof(out->why), "module list: %.200s", why.msg);
+	free(a.buf);
+}
+
+void kmp_modules_free(struct kmp_modules *m)
+{
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t addr)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (addr >= m->v[i].base && addr - m->v[i].base < m->v[i].size)
+			return &m->v[i];
+	return NULL;
+}
+
+/* Call @fn for each function or object symbol of @mod; stop when it returns true. */
+typedef bool (*sym_fn)(uint64_t value, uint64_t size, uint64_t name, void *arg);
+
+static bool each_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
+			const struct kmp_module *mod, uint64_t max_syms, sym_fn fn, void *arg)
+{
+	uint64_t n = mod->num_symtab, chunk = 256;
+	unsigned char *buf;
+	struct kmp_err why;
+
+	if (!mod->symtab || !n || n > max_syms || ml->sym_size == 0 || ml->sym_size > 64)
+		return false;
+	buf = malloc(chunk * ml->sym_size);
+	if (!buf)
+		return false;
+	for (uint64_t i = 0; i < n; i += chunk) {
+		uint64_t k = n - i < chunk ? n - i : chunk;
+
+		if (!kmp_read(mem, mod->symtab + i * ml->sym_size, buf, k * ml->sym_size, &why))
+			break;
+		for (uint64_t j = 0; j < k; j++) {
+			const unsigned char *s = buf + j * ml->sym_size;
+			uint64_t type = get_uint(s, &ml->st_info) & 0xf;
+
+			if (type != STT_FUNC_ && type != STT_OBJECT_)
+				continue;
+			if (fn(get_uint(s, &ml->st_value), get_uint(s, &ml->st_size),
+			       get_uint(s, &ml->st_name), arg)) {
+				free(buf);
+				return true;
+			}
+		}
+	}
+	free(buf);
+	return false;
+}
+
+struct near_arg {
+	uint64_t addr, best, size, name;
+	bool found;
+};
+
+static bool near_fn(uint64_t value, uint64_t size, uint64_t name, void *arg)
+{
+	struct near_arg *a = arg;
+
+	if (value <= a->addr && (!a->found || value > a->best ||
+				 (value == a->best && size > a->size))) {
+		a->best = value;
+		a->size = size;
+		a->name = name;
+		a->found = true;
+	}
+	return false;
+}
+
+bool kmp_module_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
+		       const struct kmp_module *mod, uint64_t addr, uint64_t max_syms,
+		       char *name, size_t len, uint64_t *start, uint64_t *size)
+{
+	struct near_arg a = { addr, 0, 0, 0, false };
+	struct kmp_err why;
+
+	each_symbol(mem, ml, mod, max_syms, near_fn, &a);
+	if (!a.found || !mod->strtab)
+		return false;
+	/* A symbol with a size must cover the address. */
+	if (a.size && addr - a.best >= a.size)
+		return false;
+	if (!kmp_read_string(mem, mod->strtab + a.name, name, len, &why) ||
+	    !printable_name(name))
+		return false;
+	*start = a.best;
+	*size = a.size;
+	return true;
+}
+
+struct lookup_arg {
+	struct kmp_mem *mem;
+	const struct kmp_module *mod;
+	const char *want;
+	uint64_t value;
+};
+
+static bool lookup_fn(uint64_t value, uint64_t size, uint64_t name, void *arg)
+{
+	struct lookup_arg *a = arg;
+	char buf[KMP_MODNAME_MAX * 2];
+	struct kmp_err why;
+
+	(void)size;
+	if (kmp_read_string(a->mem, a->mod->strtab + name, buf, sizeof(buf), &why) &&
+	    !strcmp(buf, a->want)) {
+		a->value = value;
+		return true;
+	}
+	return false;
+}
+
+uint64_t kmp_module_lookup(struct kmp_mem *mem, const struct kmp_modlayout *ml,
+			   const struct kmp_module *mod, const char *sym, uint64_t max_syms)
+{
+	struct lookup_arg a = { mem, mod, sym, 0 };
+
+	if (!mod->strtab)
+		return 0;
+	each_symbol(mem, ml, mod, max_syms, lookup_fn, &a);
+	return a.value;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: the loaded modules, read from kernel memory (the `modules`
+ * list), with their symbols from their own kallsyms tables in memory, so
+ * that no module file is needed to name module code and data.
+ */
+#ifndef KMP_MODULES_H
+#define KMP_MODULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "layout.h"
+#include "mem.h"
+
+#define KMP_MODNAME_MAX 64
+
+/* Offsets in struct module, struct mod_kallsyms and Elf64_Sym, from DWARF. */
+struct kmp_modlayout {
+	struct kmp_field list, name, base, size, text_size, ro_after_init_size, kallsyms;
+	struct kmp_field ks_symtab, ks_num, ks_strtab;
+	uint64_t sym_size;
+	struct kmp_field st_name, st_info, st_value, st_size;
+	bool ok;
+};
+
+struct kmp_module {
+	uint64_t addr;			/* struct module */
+	char name[KMP_MODNAME_MAX];
+	uint64_t base, size, text_size, data_start;	/* core layout, runtime */
+	uint64_t symtab, num_symtab, strtab;		/* kallsyms in memory */
+};
+
+struct kmp_modules {
+	struct kmp_module *v;
+	size_t n;
+	bool complete;
+	char why[256];			/* when not complete */
+};
+
+struct kmp_limits_mods {
+	uint64_t max_modules;
+	uint64_t max_module_syms;
+};
+
+/* Read the module list at @head (runtime address of `modules`). */
+void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
+		      const struct kmp_modlayout *ml, uint64_t head,
+		      const struct kmp_limits_mods *lim, struct kmp_modules *out);
+void kmp_modules_free(struct kmp_modules *m);
+
+/* The module whose core region holds @addr, or NULL. */
+const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t addr);
+
+/*
+ * The module symbol (function or object) at or before @addr, from the
+ * module's kallsyms in memory: its name into @name, its start into @start
+ * and its size into @size.  False if none or unreadable.
+ */
+bool kmp_module_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
+		       const struct kmp_module *mod, uint64_t addr, uint64_t max_syms,
+		       char *name, size_t len, uint64_t *start, uint64_t *size);
+
+/* The address of module symbol @sym in @mod, 0 if none. */
+uint64_t kmp_module_lookup(struct kmp_mem *mem, const struct kmp_modlayout *ml,
+			   const struct kmp_module *mod, const char *sym, uint64_t max_syms);
+
+#endif

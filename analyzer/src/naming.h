@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: name a pool after where it lives, for kernels without the
+ * series.  In order:
+ *   - in a global of vmlinux or a module: the symbol and, where the DWARF
+ *     of its type is at hand, the member path ("kmp_stock_devs[1].pool",
+ *     "fs_bio_set.bio_pool"); otherwise "symbol+0xOFF";
+ *   - elsewhere (kmalloc'd): a global that points at it ("*kmp_stock_ptr");
+ *   - else "-".
+ * Module names come from the modules' symbol tables in memory; module
+ * debug files (optional) add member paths.
+ */
+#ifndef KMP_NAMING_H
+#define KMP_NAMING_H
+
+#include "kernel.h"
+
+struct kmp_naming;
+
+/*
+ * @moddebug: files or directories to look in for NAME.ko with DWARF (may
+ * be NULL); @release: the kernel release, for the default places.
+ */
+struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const char *const *moddebug,
+				  size_t nmoddebug, const char *release);
+void kmp_naming_free(struct kmp_naming *nm);
+
+/* Name the pool at @addr into @out ("-" when nothing names it). */
+void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len);
+
+#endif

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: recognise an initialized mempool_t by its shape. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "poolcheck.h"
+
+static uint64_t get_uint(const unsigned char *buf, const struct kmp_field *f)
+{
+	uint64_t v = 0;
+
+	for (uint64_t i = f->size; i > 0; i--)
+		v = (v << 8) | buf[f->off + i - 1];
+	return v;
+}
+
+static int64_t get_int(const unsigned char *buf, const struct kmp_field *f)
+{
+	uint64_t u = get_uint(buf, f);
+
+	if (f->size < 8 && (u & (1ULL << (f->size * 8 - 1))))
+		u |= ~0ULL << (f->size * 8);
+	return (int64_t)u;
+}
+
+static bool ptr_ok(uint64_t p)
+{
+	return p && !(p & 7) && p >= 0xff00000000000000ULL;
+}
+
+/* The wait queue head: both links readable and pointing back. */
+static bool wait_head_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_err *why)
+{
+	const struct kmp_layout *l = k->l;
+	uint64_t next, prev, back;
+	struct kmp_err e;
+
+	if (!kmp_read_uint(k->mem, head + l->lh_next.off, 8, &next, &e) ||
+	    !kmp_read_uint(k->mem, head + l->lh_prev.off, 8, &prev, &e)) {
+		kmp_seterr(why, "wait queue head unreadable: %s", e.msg);
+		return false;
+	}
+	if (!ptr_ok(next) || !ptr_ok(prev)) {
+		kmp_seterr(why, "wait queue head links 0x%" PRIx64 "/0x%" PRIx64 " are not "
+			   "kernel pointers", next, prev);
+		return false;
+	}
+	if (next == head && prev == head)
+		return true;
+	if (!kmp_read_uint(k->mem, next + l->lh_prev.off, 8, &back, &e) || back != head ||
+	    !kmp_read_uint(k->mem, prev + l->lh_next.off, 8, &back, &e) || back != head) {
+		kmp_seterr(why, "wait queue links do not point back at the head");
+		return false;
+	}
+	return true;
+}
+
+static void name_alloc(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		       struct kmp_poolinfo *pi)
+{
+	char cache[KMP_CACHE_NAME_MAX];
+	uint64_t osize;
+	struct kmp_err e;
+
+	if (!strcmp(pi->type, "slab") &&
+	    kmp_cache_read(k->mem, sl, pi->pool_data, cache, sizeof(cache), &osize, &e)) {
+		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "mempool_alloc_slab(%s)", cache);
+		pi->elem_size = osize;
+		pi->have_elem_size = true;
+	} else if (!strcmp(pi->type, "slab")) {
+		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "mempool_alloc_slab(?)");
+	} else if (!strcmp(pi->type, "kmalloc")) {
+		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "mempool_kmalloc(%" PRIu64 ")",
+			 pi->pool_data);
+	} else if (!strcmp(pi->type, "page")) {
+		snprintf(pi->alloc_name, sizeof(pi->alloc_name),
+			 "mempool_alloc_pages(order %" PRIu64 ")", pi->pool_data);
+	} else if (!kmp_kernel_symbolize(k, pi->alloc, pi->alloc_name, sizeof(pi->alloc_name))) {
+		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "0x%" PRIx64, pi->alloc);
+	}
+}
+
+bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		    uint64_t addr, struct kmp_poolinfo *pi, struct kmp_err *why)
+{
+	const struct kmp_layout *l = k->l;
+	const struct kmp_poolfns *f = &k->fns;
+	const struct kmp_module *m;
+	unsigned char *buf;
+	struct kmp_err e;
+	uint64_t lock;
+	bool ok = false;
+
+	memset(pi, 0, sizeof(*pi));
+	pi->addr = addr;
+	if (!ptr_ok(addr)) {
+		kmp_seterr(why, "0x%" PRIx64 " is not an aligned kernel address", addr);
+		return false;
+	}
+	buf = malloc(l->pool_size);
+	if (!buf) {
+		kmp_seterr(why, "out of memory");
+		return false;
+	}
+	if (!kmp_read(k->mem, addr, buf, l->pool_size, &e)) {
+		kmp_seterr(why, "unreadable: %s", e.msg);
+		goto out;
+	}
+	pi->min_nr = get_int(buf, &l->min_nr);
+	pi->curr_nr = get_int(buf, &l->curr_nr);
+	pi->alloc = get_uint(buf, &l->alloc);
+	pi->free = get_uint(buf, &l->free);
+	pi->pool_data = get_uint(buf, &l->pool_data);
+	if (pi->min_nr < 0 || pi->min_nr > KMP_MIN_NR_MAX || pi->curr_nr < 0 ||
+	    pi->curr_nr > pi->min_nr) {
+		kmp_seterr(why, "min_nr %" PRId64 ", curr_nr %" PRId64 " out of range",
+			   pi->min_nr, pi->curr_nr);
+		goto out;
+	}
+	if (!kmp_kernel_is_text(k, pi->alloc) || !kmp_kernel_is_text(k, pi->free)) {
+		kmp_seterr(why, "alloc 0x%" PRIx64 " or free 0x%" PRIx64 " is not kernel text",
+			   pi->alloc, pi->free);
+		goto out;
+	}
+	/* The lock word: qspinlock's locked byte is 0, 1 or (paravirt) 3. */
+	lock = get_uint(buf, &(struct kmp_field){ l->lock.off, 1, true });
+	if (lock != 0 && lock != 1 && lock != 3) {
+		kmp_seterr(why, "lock byte 0x%" PRIx64 " is not a spinlock's", lock);
+		goto out;
+	}
+	/* The reserve: curr_nr readable, non-NULL element pointers. */
+	if (pi->curr_nr > 0) {
+		uint64_t elements = get_uint(buf, &l->elements);
+		uint64_t n = (uint64_t)pi->curr_nr, chunk[64];
+
+		if (!ptr_ok(elements)) {
+			kmp_seterr(why, "elements pointer 0x%" PRIx64 " is bad", elements);
+			goto out;
+		}
+		for (uint64_t i = 0; i < n; i += 64) {
+			uint64_t c = n - i < 64 ? n - i : 64;
+
+			if (!kmp_read(k->mem, elements + i * 8, chunk, c * 8, &e)) {
+				kmp_seterr(why, "elements array unreadable: %s", e.msg);
+				goto out;
+			}
+			for (uint64_t j = 0; j < c; j++) {
+				if (!chunk[j]) {
+					kmp_seterr(why, "element %" PRIu64 " is NULL", i + j);
+					goto out;
+				}
+			}
+		}
+	}
+	if (!wait_head_ok(k, addr + l->wait.off + l->wqh_head.off, why))
+		goto out;
+	/* The type, from the allocation functions. */
+	if (f->alloc_slab && pi->alloc == f->alloc_slab && pi->free == f->free_slab) {
+		pi->type = "slab";
+	} else if (f->kmalloc && pi->alloc == f->kmalloc && pi->free == f->kfree) {
+		pi->type = "kmalloc";
+		pi->elem_size = pi->pool_data;
+		pi->have_elem_size = true;
+	} else if (f->alloc_pages && pi->alloc == f->alloc_pages && pi->free == f->free_pages) {
+		if (pi->pool_data > 20) {
+			kmp_seterr(why, "page pool of order %" PRIu64, pi->pool_data);
+			goto out;
+		}
+		pi->type = "page";
+		pi->elem_size = k->page_size << pi->pool_data;
+		pi->have_elem_size = true;
+	} else {
+		pi->type = "private";
+	}
+	name_alloc(k, sl, pi);
+	m = kmp_module_at(&k->mods, addr);
+	if (!m)
+		m = kmp_module_at(&k->mods, pi->alloc);
+	if (m)
+		snprintf(pi->owner, sizeof(pi->owner), "%s", m->name);
+	ok = true;
+out:
+	free(buf);
+	return ok;
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: print the waiters found on task stacks, grouped by pool. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pools.h"
+#include "report.h"
+#include "stackreport.h"
+#include "walk.h"
+
+struct found {
+	struct kmp_stackwait *v;
+	size_t n, cap;
+	bool oom;
+};
+
+static void collect(const struct kmp_stackwait *w, void *arg)
+{
+	struct found *f = arg;
+
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 32;
+		struct kmp_stackwait *v = realloc(f->v, cap * sizeof(*v));
+
+		if (!v) {
+			f->oom = true;
+			return;
+		}
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n++] = *w;
+}
+
+static bool count_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	(void)node;
+	(void)err;
+	(*(uint64_t *)arg)++;
+	return true;
+}
+
+/* Entries on the pool's wait queue; false if the queue cannot be walked. */
+static bool queue_length(const struct kmp_kernel *k, uint64_t pool, uint64_t max,
+			 uint64_t *n)
+{
+	struct kmp_err why;
+	uint64_t last;
+
+	*n = 0;
+	return kmp_list_walk(k->mem, k->l, pool + k->l->wait.off + k->l->wqh_head.off, max,
+			     count_visit, n, &last, &why) == KMP_WALK_DONE;
+}
+
+static void json_opt_string(FILE *f, const char *s)
+{
+	if (s && *s)
+		kmp_json_string(f, s);
+	else
+		fputs("null", f);
+}
+
+static void print_task(FILE *f, bool json, const struct kmp_task *t, bool first)
+{
+	if (json) {
+		fprintf(f, "%s{\"pid\": %" PRId64 ", \"comm\": ", first ? "" : ", ", t->pid);
+		kmp_json_string(f, t->comm);
+		fprintf(f, ", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"}",
+			kmp_task_state(t->state), t->addr);
+	} else {
+		fprintf(f, "    pid %-7" PRId64 " %-16s %s\n", t->pid, t->comm,
+			kmp_task_state(t->state));
+	}
+}
+
+static void print_pool(FILE *f, bool json, const struct kmp_poolinfo *p, const char *name,
+		       uint64_t waiting, bool waiting_known, bool first)
+{
+	if (json) {
+		fprintf(f, "%s\n  {\"address\": \"0x%" PRIx64 "\", \"name\": ", first ? "" : ",",
+			p->addr);
+		kmp_json_string(f, name);
+		fputs(", \"type\": ", f);
+		kmp_json_string(f, p->type);
+		if (p->have_elem_size)
+			fprintf(f, ", \"elem_size\": %" PRIu64, p->elem_size);
+		else
+			fputs(", \"elem_size\": null", f);
+		fprintf(f, ", \"min_nr\": %" PRId64 ", \"curr_nr\": %" PRId64, p->min_nr,
+			p->curr_nr);
+		if (waiting_known)
+			fprintf(f, ", \"waiting\": %" PRIu64, waiting);
+		else
+			fputs(", \"waiting\": null", f);
+		fputs(", \"alloc\": ", f);
+		kmp_json_string(f, p->alloc_name);
+		fputs(", \"owner\": ", f);
+		json_opt_string(f, p->owner);
+		fputs(", \"waiters\": [", f);
+		return;
+	}
+	fprintf(f, "pool 0x%" PRIx64 "  %s\n", p->addr, name);
+	fprintf(f, "    type %s, elem_size ", p->type);
+	if (p->have_elem_size)
+		fprintf(f, "%" PRIu64, p->elem_size);
+	else
+		fputs("-", f);
+	fprintf(f, ", min_nr %" PRId64 ", curr_nr %" PRId64 ", waiting ", p->min_nr, p->curr_nr);
+	if (waiting_known)
+		fprintf(f, "%" PRIu64, waiting);
+	else
+		fputs("?", f);
+	fprintf(f, ", owner %s\n    alloc %s\n", p->owner[0] ? p->owner : "-", p->alloc_name);
+}
+
+static const char *unknown_reason(const struct kmp_stackwait *w)
+{
+	if (w->kind == KMP_SW_UNQUEUED)
+		return "between two sleeps: its wait entry is on no queue";
+	return w->why;
+}
+
+int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		    struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
+		    struct kmp_err *err)
+{
+	struct found fd = { 0 };
+	struct kmp_stackwait_stats st;
+	struct kmp_stackwait_ctx *ctx;
+	size_t npools = 0, nunknown = 0;
+	bool *done;
+	int rc;
+
+	rc = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters, collect, &fd, &st,
+				  &ctx, err);
+	if (rc == KMP_EFORMAT) {
+		kmp_stackwait_done(ctx);
+		free(fd.v);
+		return rc;
+	}
+	if (fd.oom && rc == KMP_OK) {
+		kmp_seterr(err, "out of memory while collecting waiters");
+		rc = KMP_EPARTIAL;
+	}
+	for (size_t i = 0; i < fd.n; i++)
+		if (fd.v[i].kind != KMP_SW_WAITING)
+			nunknown++;
+	if (nunknown && rc == KMP_OK) {
+		kmp_seterr(err, "%zu task(s) in mempool_alloc() whose pool could not be "
+			   "determined (listed in the output)", nunknown);
+		rc = KMP_EPARTIAL;
+	}
+	done = calloc(fd.n ? fd.n : 1, sizeof(*done));
+	if (o->json) {
+		fputc('{', f);
+		o->json_kernel(f, o->json_kernel_arg);
+		fprintf(f, ", \"source\": \"stacks\", \"complete\": %s, \"pools\": [",
+			rc == KMP_OK ? "true" : "false");
+	} else {
+		fputs("# kmempool waiters - derived from kernel memory (task stacks and DWARF), "
+		      "not the kernel's /proc/mempool\n", f);
+		if (o->series)
+			fputs("# --source stacks: the search a kernel without mempool_list gets\n", f);
+		else
+			fputs("# this kernel has no mempool_list: a pool is named after where it "
+			      "lives; no statistics are kept\n", f);
+	}
+	for (size_t i = 0; done && i < fd.n; i++) {
+		const struct kmp_poolinfo *p = fd.v[i].pool;
+		char name[512];
+		uint64_t waiting;
+		bool wk, first = true;
+
+		if (done[i] || fd.v[i].kind != KMP_SW_WAITING)
+			continue;
+		kmp_naming_pool(nm, p->addr, name, sizeof(name));
+		wk = queue_length(k, p->addr, o->max_waiters, &waiting);
+		print_pool(f, o->json, p, name, waiting, wk, npools == 0);
+		npools++;
+		for (size_t j = i; j < fd.n; j++) {
+			if (done[j] || fd.v[j].kind != KMP_SW_WAITING || fd.v[j].pool != p)
+				continue;
+			done[j] = true;
+			print_task(f, o->json, &fd.v[j].task, first);
+			first = false;
+		}
+		if (o->json)
+			fputs("]}", f);
+	}
+	if (o->json) {
+		fputs("\n], \"unknown\": [", f);
+	} else if (!npools) {
+		fprintf(f, "# no task is waiting on any mempool (%" PRIu64 " tasks, %" PRIu64
+			" in D state%s)\n", st.tasks, st.dstate,
+			rc == KMP_OK ? "" : "; the search was incomplete, see stderr");
+	}
+	if (!o->json && nunknown)
+		fputs("# tasks in mempool_alloc() whose pool could not be determined:\n", f);
+	for (size_t i = 0, n = 0; i < fd.n; i++) {
+		const struct kmp_stackwait *w = &fd.v[i];
+
+		if (w->kind == KMP_SW_WAITING)
+			continue;
+		if (o->json) {
+			fprintf(f, "%s\n  {\"pid\": %" PRId64 ", \"comm\": ", n++ ? "," : "",
+				w->task.pid);
+			kmp_json_string(f, w->task.comm);
+			fprintf(f, ", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\", "
+				"\"wait_entry\": \"0x%" PRIx64 "\", \"reason\": ",
+				kmp_task_state(w->task.state), w->task.addr, w->wqe);
+			kmp_json_string(f, unknown_reason(w));
+			fputc('}', f);
+		} else {
+			fprintf(f, "    pid %-7" PRId64 " %-16s %s: %s\n", w->task.pid, w->task.comm,
+				kmp_task_state(w->task.state), unknown_reason(w));
+		}
+	}
+	if (o->json) {
+		fprintf(f, "\n], \"tasks\": %" PRIu64 ", \"tasks_blocked\": %" PRIu64 "", st.tasks,
+			st.dstate);
+		if (rc != KMP_OK) {
+			fputs(", \"reason\": ", f);
+			kmp_json_string(f, err->msg);
+		}
+		fputs("}\n", f);
+	}
+	free(done);
+	free(fd.v);
+	kmp_stackwait_done(ctx);
+	return rc;
+}

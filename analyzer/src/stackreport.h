@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: `kmempool waiters` from task stacks (kernels without the
+ * series, or --source stacks): the search, grouping by pool, naming, and
+ * the text and JSON output.
+ */
+#ifndef KMP_STACKREPORT_H
+#define KMP_STACKREPORT_H
+
+#include <stdio.h>
+
+#include "naming.h"
+#include "stackwait.h"
+
+struct kmp_stackreport_opts {
+	bool json;
+	bool series;		/* the kernel has mempool_list (--source stacks) */
+	uint64_t max_tasks, max_waiters;
+	void (*json_kernel)(FILE *f, const void *arg);	/* prints "kernel": {...} */
+	const void *json_kernel_arg;
+};
+
+/* Returns KMP_OK, KMP_EPARTIAL or KMP_EFORMAT with @err set. */
+int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		    struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
+		    struct kmp_err *err);
+
+#endif

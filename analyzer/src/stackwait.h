@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: tasks sleeping in mempool_alloc(), found on their kernel stacks
+ * without mempool_list.  mempool_alloc() puts a wait_queue_entry on its
+ * stack (init_wait(): private = the task, func =
+ * autoremove_wake_function) and queues it on pool->wait.  For every task
+ * in D state the search looks for such an entry between the saved stack
+ * pointer and the top of the stack, follows its links to the queue head,
+ * and accepts the pool around that head only if it validates as a
+ * mempool_t (poolcheck.h) and a return address into mempool_alloc() lies
+ * below the entry on the same stack.
+ */
+#ifndef KMP_STACKWAIT_H
+#define KMP_STACKWAIT_H
+
+#include "poolcheck.h"
+#include "tasks.h"
+
+enum kmp_stackwait_kind {
+	KMP_SW_WAITING,		/* queued on a validated pool, return address found */
+	KMP_SW_UNQUEUED,	/* in mempool_alloc(), entry not queued (between sleeps) */
+	KMP_SW_BADHEAD,		/* in mempool_alloc(), but no queue head validates */
+};
+
+struct kmp_stackwait {
+	enum kmp_stackwait_kind kind;
+	struct kmp_task task;
+	uint64_t wqe;			/* the entry on the stack */
+	const struct kmp_poolinfo *pool; /* for WAITING */
+	char why[256];			/* for BADHEAD and stack read errors */
+};
+
+typedef void (*kmp_stackwait_fn)(const struct kmp_stackwait *w, void *arg);
+
+struct kmp_stackwait_stats {
+	uint64_t tasks, dstate, stacks_unreadable;
+};
+
+/*
+ * Search every task.  Pools are validated once each; the struct
+ * kmp_poolinfo passed with a waiter stays valid until
+ * kmp_stackwait_done().  Returns KMP_OK, or KMP_EPARTIAL (task list broken
+ * or a stack unreadable: @err says which) after reporting what it found.
+ */
+struct kmp_stackwait_ctx;
+int kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+			 uint64_t max_tasks, uint64_t max_waiters, kmp_stackwait_fn fn,
+			 void *arg, struct kmp_stackwait_stats *st,
+			 struct kmp_stackwait_ctx **ctx, struct kmp_err *err);
+void kmp_stackwait_done(struct kmp_stackwait_ctx *ctx);
+
+#endif

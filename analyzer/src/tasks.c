@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: walk the task list with the validated list walk. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "tasks.h"
+#include "walk.h"
+
+bool kmp_task_read(const struct kmp_kernel *k, uint64_t task, struct kmp_task *t,
+		   struct kmp_err *err)
+{
+	const struct kmp_layout *l = k->l;
+	size_t clen = l->task_comm.size < sizeof(t->comm) ? l->task_comm.size : sizeof(t->comm) - 1;
+	struct kmp_err why;
+
+	memset(t, 0, sizeof(*t));
+	t->addr = task;
+	if (!kmp_read_int(k->mem, task + l->task_pid.off, l->task_pid.size, &t->pid, &why) ||
+	    !kmp_read_uint(k->mem, task + l->task_state.off, l->task_state.size, &t->state,
+			   &why) ||
+	    !kmp_read(k->mem, task + l->task_comm.off, t->comm, clen, &why)) {
+		kmp_seterr(err, "task 0x%" PRIx64 ": %s", task, why.msg);
+		return false;
+	}
+	t->comm[clen] = '\0';
+	/* comm is NUL-padded text; anything else is shown escaped by the report. */
+	return true;
+}
+
+struct walk_arg {
+	const struct kmp_kernel *k;
+	kmp_task_fn fn;
+	void *arg;
+	uint64_t max, n;
+	bool threads;		/* walking a thread group: skip nothing */
+};
+
+static bool visit_task(const struct kmp_kernel *k, struct walk_arg *a, uint64_t task,
+		       struct kmp_err *err)
+{
+	struct kmp_task t;
+
+	if (++a->n > a->max) {
+		kmp_seterr(err, "more than %" PRIu64 " tasks; task list corrupt? (raise the "
+			   "bound with --max-entries)", a->max);
+		return false;
+	}
+	if (!kmp_task_read(k, task, &t, err))
+		return false;
+	return a->fn(&t, a->arg, err);
+}
+
+static bool thread_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct walk_arg *a = arg;
+
+	return visit_task(a->k, a, node - a->k->l->task_thread_group.off, err);
+}
+
+static bool process_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct walk_arg *a = arg;
+	const struct kmp_kernel *k = a->k;
+	uint64_t task = node - k->l->task_tasks.off, last;
+	struct kmp_err why;
+
+	if (!visit_task(k, a, task, err))
+		return false;
+	/* The rest of its thread group: a list without a separate head. */
+	if (kmp_list_walk(k->mem, k->l, task + k->l->task_thread_group.off, a->max,
+			  thread_visit, a, &last, &why) != KMP_WALK_DONE) {
+		kmp_seterr(err, "threads of task 0x%" PRIx64 ": %s", task, why.msg);
+		return false;
+	}
+	return true;
+}
+
+int kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, void *arg,
+		   struct kmp_err *err)
+{
+	struct walk_arg a = { k, fn, arg, max, 0, false };
+	struct kmp_err why;
+	uint64_t last;
+
+	if (!k->l->have_stacks) {
+		kmp_seterr(err, "the debug info lacks task_struct members for the task list");
+		return KMP_EFORMAT;
+	}
+	/* init_task (the idle task of CPU 0) heads the list and is no process of it. */
+	if (kmp_list_walk(k->mem, k->l, k->init_task + k->l->task_tasks.off, max,
+			  process_visit, &a, &last, &why) == KMP_WALK_DONE)
+		return KMP_OK;
+	kmp_seterr(err, "task list: %s", why.msg);
+	return KMP_EPARTIAL;
+}

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the search for mempool waiters on task stacks (kernels
+ * without mempool_list): a synthetic kernel with a task list, threads,
+ * stacks holding wait entries, pools and decoys, laid out by the DWARF of
+ * the test object.  Prints "ok"/"not ok" per test and a last line
+ * "unit-stacks: N passed, N failed".
+ *
+ *   unit-stacks FAKE_VMLINUX
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memimg.h"
+#include "poolcheck.h"
+#include "stackwait.h"
+#include "vmlinux.h"
+
+static int passed, failed, test_failed;
+static const char *test_name;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			printf("  %s:%d: %s: ", __FILE__, __LINE__, test_name); \
+			printf(__VA_ARGS__);				\
+			printf("\n");					\
+			test_failed = 1;				\
+		}							\
+	} while (0)
+
+static void begin(const char *name)
+{
+	test_name = name;
+	test_failed = 0;
+}
+
+static void end(void)
+{
+	printf("%s - %s\n", test_failed ? "not ok" : "ok", test_name);
+	if (test_failed)
+		failed++;
+	else
+		passed++;
+}
+
+/* Addresses of the synthetic kernel. */
+#define TEXT		0xffffffff81000000ULL
+#define TEXT_END	0xffffffff82000000ULL
+#define MEMPOOL_ALLOC	(TEXT + 0x1000)
+#define MEMPOOL_ALLOC_END (TEXT + 0x1400)
+#define AUTOREMOVE	(TEXT + 0x2000)
+#define OTHER_WAKE	(TEXT + 0x2100)
+#define PRIV_ALLOC	(TEXT + 0x3000)
+#define PRIV_FREE	(TEXT + 0x3100)
+#define KMALLOC_FN	(TEXT + 0x4000)
+#define KFREE_FN	(TEXT + 0x4100)
+#define TASKS		0xffff888020000000ULL	/* task i at TASKS + i * TASK_STRIDE */
+#define TASK_STRIDE	0x1000ULL
+#define STACKS		0xffffc90000000000ULL	/* stack i at STACKS + i * THREAD_SIZE */
+#define THREAD_SIZE	0x4000ULL
+#define POOLS		0xffff888030000000ULL
+#define POOL_STRIDE	0x200ULL
+#define ELEMS		0xffff888031000000ULL
+#define OTHERQ		0xffff888032000000ULL	/* a wait queue head of no pool */
+
+#define NTASKS		9
+
+static struct kmp_layout L;
+static struct kmp_vmlinux V;	/* the test object: its symbols name nothing here */
+
+struct world {
+	struct memimg img;
+	struct kmp_mem mem;
+	unsigned char *tasks, *stacks, *pools, *elems, *otherq;
+	struct kmp_kernel k;
+	struct kmp_slablayout sl;
+};
+
+static void put(unsigned char *base, uint64_t off, uint64_t size, uint64_t v)
+{
+	for (uint64_t i = 0; i < size; i++)
+		base[off + i] = (unsigned char)(v >> (8 * i));
+}
+
+static void putf(unsigned char *base, const struct kmp_field *f, uint64_t v)
+{
+	put(base, f->off, f->size, v);
+}
+
+static uint64_t task_addr(int i)
+{
+	return TASKS + (uint64_t)i * TASK_STRIDE;
+}
+
+static unsigned char *task_bytes(struct world *w, int i)
+{
+	return w->tasks + (uint64_t)i * TASK_STRIDE;
+}
+
+static uint64_t pool_addr(int i)
+{
+	return POOLS + (uint64_t)i * POOL_STRIDE;
+}
+
+static unsigned char *pool_bytes(struct world *w, int i)
+{
+	return w->pools + (uint64_t)i * POOL_STRIDE;
+}
+
+static unsigned char *at(struct world *w, uint64_t addr)
+{
+	if (addr >= TASKS && addr < TASKS + NTASKS * TASK_STRIDE)
+		return w->tasks + (addr - TASKS);
+	if (addr >= STACKS && addr < STACKS + NTASKS * THREAD_SIZE)
+		return w->stacks + (addr - STACKS);
+	if (addr >= POOLS && addr < POOLS + 8 * POOL_STRIDE)
+		return w->pools + (addr - POOLS);
+	if (addr >= OTHERQ && addr < OTHERQ + 0x100)
+		return w->otherq + (addr - OTHERQ);
+	abort();
+}
+
+static void link_after(struct world *w, uint64_t pos, uint64_t node)
+{
+	uint64_t next;
+
+	memcpy(&next, at(w, pos) + L.lh_next.off, 8);
+	putf(at(w, node), &L.lh_next, next);
+	putf(at(w, node), &L.lh_prev, pos);
+	putf(at(w, next), &L.lh_prev, node);
+	putf(at(w, pos), &L.lh_next, node);
+}
+
+static void list_init(struct world *w, uint64_t node)
+{
+	putf(at(w, node), &L.lh_next, node);
+	putf(at(w, node), &L.lh_prev, node);
+}
+
+/* A pool of @min elements, @curr of them in the reserve. */
+static void make_pool(struct world *w, int i, int min, int curr, uint64_t alloc,
+		      uint64_t free_fn, uint64_t data)
+{
+	unsigned char *p = pool_bytes(w, i);
+
+	putf(p, &L.min_nr, (uint64_t)min);
+	putf(p, &L.curr_nr, (uint64_t)curr);
+	putf(p, &L.alloc, alloc);
+	putf(p, &L.free, free_fn);
+	putf(p, &L.pool_data, data);
+	putf(p, &L.elements, ELEMS + (uint64_t)i * 0x100);
+	for (int e = 0; e < curr; e++)
+		put(w->elems, (uint64_t)i * 0x100 + e * 8, 8, 0xffff888040000000ULL + e * 64);
+	list_init(w, pool_addr(i) + L.wait.off + L.wqh_head.off);
+}
+
+/* Task @i: pid, state, its stack, linked on init_task's list (or as a thread of @leader). */
+static void make_task(struct world *w, int i, int pid, unsigned int state, int leader)
+{
+	unsigned char *t = task_bytes(w, i);
+	uint64_t stack = STACKS + (uint64_t)i * THREAD_SIZE;
+
+	putf(t, &L.task_pid, (uint64_t)pid);
+	putf(t, &L.task_state, state);
+	snprintf((char *)t + L.task_comm.off, L.task_comm.size, "task%d", i);
+	putf(t, &L.task_stack, stack);
+	putf(t, &L.task_thread_sp, stack + THREAD_SIZE - 0x800);
+	list_init(w, task_addr(i) + L.task_thread_group.off);
+	list_init(w, task_addr(i) + L.task_tasks.off);
+	if (i == 0)
+		return;
+	if (leader < 0)
+		link_after(w, task_addr(0) + L.task_tasks.off, task_addr(i) + L.task_tasks.off);
+	else
+		link_after(w, task_addr(leader) + L.task_thread_group.off,
+			   task_addr(i) + L.task_thread_group.off);
+}
+
+/*
+ * On task @i's stack: a wait entry at @slot words below the top (func
+ * @func), queued after @queue (0: not queued), and a return address into
+ * mempool_alloc() below it if @ret.
+ */
+static uint64_t wait_on(struct world *w, int i, uint64_t slot, uint64_t func, uint64_t queue,
+			bool ret)
+{
+	uint64_t top = STACKS + (uint64_t)(i + 1) * THREAD_SIZE;
+	uint64_t wqe = top - slot * 8;
+	unsigned char *e = at(w, wqe);
+
+	putf(e, &L.wqe_private, task_addr(i));
+	putf(e, &L.wqe_func, func);
+	if (queue)
+		link_after(w, queue, wqe + L.wqe_entry.off);
+	else
+		list_init(w, wqe + L.wqe_entry.off);
+	if (ret)	/* a return address just below the entry */
+		put(at(w, wqe - 0x40), 0, 8, MEMPOOL_ALLOC + 0x123);
+	return wqe;
+}
+
+static uint64_t head_of(int pool)
+{
+	return pool_addr(pool) + L.wait.off + L.wqh_head.off;
+}
+
+static void world_init(struct world *w)
+{
+	memset(w, 0, sizeof(*w));
+	memimg_init(&w->img, &w->mem);
+	w->tasks = memimg_add(&w->img, TASKS, NTASKS * TASK_STRIDE);
+	w->stacks = memimg_add(&w->img, STACKS, NTASKS * THREAD_SIZE);
+	w->pools = memimg_add(&w->img, POOLS, 8 * POOL_STRIDE);
+	w->elems = memimg_add(&w->img, ELEMS, 8 * 0x100);
+	w->otherq = memimg_add(&w->img, OTHERQ, 0x100);
+	w->k.mem = &w->mem;
+	w->k.l = &L;
+	w->k.vml = &V;
+	w->k.page_size = 4096;
+	w->k.stext = TEXT;
+	w->k.etext = TEXT_END;
+	w->k.init_task = task_addr(0);
+	w->k.mempool_alloc = MEMPOOL_ALLOC;
+	w->k.mempool_alloc_end = MEMPOOL_ALLOC_END;
+	w->k.autoremove_wake_function = AUTOREMOVE;
+	w->k.thread_size = THREAD_SIZE;
+	w->k.fns.kmalloc = KMALLOC_FN;
+	w->k.fns.kfree = KFREE_FN;
+	w->k.mods.complete = true;
+	make_task(w, 0, 0, 0, -1);	/* init_task, the list head */
+	/* pool 0: private, empty; pool 1: kmalloc of 100 bytes, full */
+	make_pool(w, 0, 4, 0, PRIV_ALLOC, PRIV_FREE, 0);
+	make_pool(w, 1, 3, 3, KMALLOC_FN, KFREE_FN, 100);
+}
+
+struct seen {
+	struct kmp_stackwait v[16];
+	int n;
+};
+
+static void record(const struct kmp_stackwait *sw, void *arg)
+{
+	struct seen *s = arg;
+
+	if (s->n < 16)
+		s->v[s->n++] = *sw;
+}
+
+static const struct kmp_stackwait *find_pid(const struct seen *s, int64_t pid)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->v[i].task.pid == pid)
+			return &s->v[i];
+	return NULL;
+}
+
+static void test_search(void)
+{
+	struct world w;
+	struct seen s = { .n = 0 };
+	struct kmp_stackwait_stats st;
+	struct kmp_stackwait_ctx *ctx;
+	struct kmp_err err = { "" };
+	const struct kmp_stackwait *x;
+	int rc;
+
+	begin("stack search: waiters, threads, decoys, unqueued and bad heads");
+	world_init(&w);
+	make_task(&w, 1, 101, 0x2, -1);		/* D, waits on pool 0 */
+	make_task(&w, 2, 102, 0x1, -1);		/* S: not searched */
+	make_task(&w, 3, 103, 0x2, 1);		/* D thread of 101, waits on pool 0 */
+	make_task(&w, 4, 104, 0x2, -1);		/* D, waits on another queue (decoy) */
+	make_task(&w, 5, 105, 0x2, -1);		/* D, in mempool_alloc between sleeps */
+	make_task(&w, 6, 106, 0x402, -1);	/* idle (D|NOLOAD): not searched */
+	make_task(&w, 7, 107, 0x2, -1);		/* D, prepare_to_wait elsewhere, no ret */
+	make_task(&w, 8, 108, 0x2, -1);		/* D, on a queue whose head is no pool */
+	list_init(&w, OTHERQ + 0x10);
+	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), true);
+	wait_on(&w, 3, 64, AUTOREMOVE, head_of(0), true);
+	wait_on(&w, 4, 40, OTHER_WAKE, OTHERQ + 0x10, true);
+	wait_on(&w, 5, 40, AUTOREMOVE, 0, true);
+	wait_on(&w, 6, 40, AUTOREMOVE, head_of(1), true);
+	wait_on(&w, 7, 40, AUTOREMOVE, head_of(1), false);
+	wait_on(&w, 8, 40, AUTOREMOVE, OTHERQ + 0x10, true);
+	/* A wait entry below the saved stack pointer is stale: never looked at. */
+	wait_on(&w, 2, 0x700, AUTOREMOVE, 0, true);
+
+	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
+	CHECK(rc == KMP_OK, "rc %d: %s", rc, err.msg);
+	CHECK(st.tasks == 8, "%" PRIu64 " tasks visited, want 8 (init_task heads the list)",
+	      st.tasks);
+	CHECK(st.dstate == 6, "%" PRIu64 " tasks in D state, want 6", st.dstate);
+	CHECK(s.n == 4, "%d reports, want 4 (101, 103, 105, 108)", s.n);
+	x = find_pid(&s, 101);
+	CHECK(x && x->kind == KMP_SW_WAITING && x->pool && x->pool->addr == pool_addr(0),
+	      "pid 101 not on pool 0");
+	CHECK(x && x->pool && !strcmp(x->pool->type, "private") && x->pool->min_nr == 4 &&
+	      x->pool->curr_nr == 0 && !x->pool->have_elem_size, "pool 0's values");
+	x = find_pid(&s, 103);
+	CHECK(x && x->kind == KMP_SW_WAITING && x->pool && x->pool->addr == pool_addr(0),
+	      "thread 103 not on pool 0");
+	CHECK(find_pid(&s, 101) && x && find_pid(&s, 101)->pool == x->pool,
+	      "one validated pool object shared by its waiters");
+	CHECK(!find_pid(&s, 104), "the decoy on another queue was reported");
+	CHECK(!find_pid(&s, 106), "the idle task was searched");
+	CHECK(!find_pid(&s, 107), "a wait without a return address into mempool_alloc");
+	CHECK(!find_pid(&s, 102), "a stale entry below the stack pointer was used");
+	x = find_pid(&s, 105);
+	CHECK(x && x->kind == KMP_SW_UNQUEUED, "pid 105 not reported as between sleeps");
+	x = find_pid(&s, 108);
+	CHECK(x && x->kind == KMP_SW_BADHEAD && strstr(x->why, "no queue head validates"),
+	      "pid 108 not reported with a bad head: %s", x ? x->why : "(none)");
+	kmp_stackwait_done(ctx);
+	memimg_free(&w.img);
+	end();
+}
+
+static void test_poolcheck(void)
+{
+	struct world w;
+	struct kmp_poolinfo pi;
+	struct kmp_err why;
+	unsigned char *p;
+
+	begin("pool check: each rule rejects, good pools pass with their type");
+	world_init(&w);
+	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "kmalloc pool: %s", why.msg);
+	CHECK(!strcmp(pi.type, "kmalloc") && pi.have_elem_size && pi.elem_size == 100 &&
+	      !strcmp(pi.alloc_name, "mempool_kmalloc(100)"), "kmalloc pool derived as %s %"
+	      PRIu64 " %s", pi.type, pi.elem_size, pi.alloc_name);
+	p = pool_bytes(&w, 1);
+	putf(p, &L.curr_nr, 4);			/* curr_nr > min_nr */
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "curr_nr > min_nr accepted");
+	putf(p, &L.curr_nr, 3);
+	putf(p, &L.min_nr, (uint64_t)-1);	/* negative min_nr */
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "min_nr -1 accepted");
+	putf(p, &L.min_nr, 3);
+	putf(p, &L.alloc, 0xffff888000001000ULL);	/* alloc not in text */
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "alloc in data accepted");
+	putf(p, &L.alloc, KMALLOC_FN);
+	put(w.elems, 0x100 + 8, 8, 0);		/* a NULL element in the reserve */
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
+	      strstr(why.msg, "NULL"), "NULL element accepted: %s", why.msg);
+	put(w.elems, 0x100 + 8, 8, 0xffff888040000040ULL);
+	put(p, L.lock.off, 1, 0x42);		/* a lock byte no spinlock has */
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "lock 0x42 accepted");
+	put(p, L.lock.off, 1, 1);		/* held: fine */
+	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "held lock: %s", why.msg);
+	putf(p, &L.elements, 0);
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "NULL elements accepted");
+	putf(p, &L.elements, ELEMS + 0x100);
+	putf(at(&w, head_of(1)), &L.lh_next, OTHERQ + 0x10);	/* link not pointing back */
+	list_init(&w, OTHERQ + 0x10);
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "broken wait head accepted");
+	list_init(&w, head_of(1));
+	putf(p, &L.free, PRIV_FREE);		/* kmalloc alloc with another free: private */
+	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
+	      !strcmp(pi.type, "private") && !pi.have_elem_size, "mixed pair not private");
+	CHECK(!kmp_pool_check(&w.k, &w.sl, 0xffff888030000004ULL, &pi, &why),
+	      "unaligned address accepted");
+	CHECK(!kmp_pool_check(&w.k, &w.sl, 0xffff888050000000ULL, &pi, &why) &&
+	      strstr(why.msg, "unreadable"), "unmapped address: %s", why.msg);
+	memimg_free(&w.img);
+	end();
+}
+
+static void test_loops(void)
+{
+	struct world w;
+	struct seen s = { .n = 0 };
+	struct kmp_stackwait_stats st;
+	struct kmp_stackwait_ctx *ctx;
+	struct kmp_err err = { "" };
+	int rc;
+
+	begin("stack search: a task list cycle and a bad stack pointer end cleanly");
+	world_init(&w);
+	make_task(&w, 1, 101, 0x2, -1);
+	make_task(&w, 2, 102, 0x2, -1);
+	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), true);
+	/* task 2's saved stack pointer lies outside its stack */
+	putf(task_bytes(&w, 2), &L.task_thread_sp, STACKS);
+	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
+	CHECK(rc == KMP_EPARTIAL && strstr(err.msg, "stack of task 102"),
+	      "bad stack pointer: rc %d, %s", rc, err.msg);
+	CHECK(s.n == 1 && s.v[0].task.pid == 101, "the good waiter is still reported");
+	kmp_stackwait_done(ctx);
+	/* a cycle: the list runs init -> 2 -> 1; 1's next points back at 2 */
+	putf(task_bytes(&w, 2), &L.task_thread_sp, STACKS + 3 * THREAD_SIZE - 0x800);
+	putf(at(&w, task_addr(1) + L.task_tasks.off), &L.lh_next,
+	     task_addr(2) + L.task_tasks.off);
+	s.n = 0;
+	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
+	CHECK(rc == KMP_EPARTIAL && strstr(err.msg, "task list"), "cycle: rc %d, %s", rc,
+	      err.msg);
+	kmp_stackwait_done(ctx);
+	memimg_free(&w.img);
+	end();
+}
+
+int main(int argc, char **argv)
+{
+	struct kmp_vmlinux *v = &V;
+	struct kmp_err err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: unit-stacks FAKE_VMLINUX\n");
+		return 2;
+	}
+	struct kmp_sym sym = { .name = "mempool_exit" };
+
+	if (!kmp_vmlinux_open(v, argv[1], &err)) {
+		printf("not ok - open %s: %s\n", argv[1], err.msg);
+		return 1;
+	}
+	kmp_vmlinux_symbols(v, &sym, 1);
+	if (!sym.found || !kmp_layout_load(v, sym.addr, false, &L, &err)) {
+		printf("not ok - layout from %s: %s\n", argv[1], sym.found ? err.msg : "no symbol");
+		kmp_vmlinux_close(v);
+		return 1;
+	}
+	begin("layout: the stack search members come from DWARF");
+	CHECK(L.have_stacks && L.wqe_func.ok && L.alloc.ok && L.free.ok && L.pool_data.ok,
+	      "have_stacks %d", L.have_stacks);
+	end();
+	test_search();
+	test_poolcheck();
+	test_loops();
+	kmp_vmlinux_close(v);
+	printf("unit-stacks: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
