@@ -36,24 +36,6 @@ def kmp(*args, timeout=120):
     return p.returncode, p.stdout, p.stderr, clean
 
 
-    with open(f("scratch.img"), "rb") as disk:
-        for line in read(f("dumps")).splitlines():
-            name, off, size = line.split()
-            path = f(f"dump-{name}")
-            disk.seek(int(off))
-            left = int(size)
-            with open(path, "wb") as o:
-                while left:
-                    b = disk.read(min(left, 1 << 20))
-                    if not b:
-                        break
-                    o.write(b)
-                    left -= len(b)
-            dumps[name] = path
-    os.unlink(f("scratch.img"))
-    return dumps
-
-
 def rc_file(n):
     try:
         return int(read(f(n)).strip())
