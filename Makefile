@@ -12,6 +12,9 @@ KERNEL_NOPROC := $(B)/kernel-noproc
 ANALYZER := $(B)/analyzer/kmempool
 MODULE := $(B)/module/kmp_test.ko
 INITRD := $(B)/initrd/test.cpio.gz
+DEBIAN_KERNEL := $(B)/debian/kernel
+MODULE_STOCK := $(B)/module-stock/kmp_stock.ko
+INITRD_STOCK := $(B)/initrd/stock.cpio.gz
 
 all: analyzer kernel
 
@@ -45,6 +48,25 @@ initrd-noproc: kernel-noproc analyzer module-noproc
 	@bash vmcore-tests/build-initrd.sh $(KERNEL_NOPROC) $(ANALYZER) \
 		$(B)/module-noproc/kmp_test.ko $(B)/initrd/noproc.cpio.gz
 
+# Debian's own kernel (no series): packages fetched with apt-get download
+# and unpacked under build/debian/, the stock test module built against its
+# headers, and the stock initramfs.  `make stock` builds them all (cached).
+debian-kernel: deps
+	@bash qemu/debian-kernel.sh
+
+module-stock: debian-kernel
+	@bash vmcore-tests/build-module-stock.sh $(DEBIAN_KERNEL) $(B)/module-stock
+
+initrd-stock: debian-kernel module-stock
+	@[ -x $(ANALYZER) ] || $(MAKE) -s analyzer
+	@bash vmcore-tests/build-initrd-stock.sh $(DEBIAN_KERNEL) $(ANALYZER) \
+		$(MODULE_STOCK) $(INITRD_STOCK)
+
+stock: initrd-stock
+
+test-stock: deps
+	@bash vmcore-tests/test-stock.sh
+
 test: deps
 	@bash vmcore-tests/run-tests.sh
 
@@ -62,4 +84,5 @@ distclean:
 
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
+	debian-kernel module-stock initrd-stock stock test-stock \
 	clean distclean

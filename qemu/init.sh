@@ -10,6 +10,9 @@ export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
+# An initramfs for a kernel whose disk drivers are modules (Debian's) loads
+# them here, before the disks below are read.
+[ -f /etc/kmp-preinit.sh ] && . /etc/kmp-preinit.sh
 mkdir -p /tmp /work /out /run
 mount -t tmpfs tmp /tmp
 echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null

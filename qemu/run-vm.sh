@@ -3,7 +3,7 @@
 #
 #   qemu/run-vm.sh --kernel DIR --initrd FILE --script FILE --out DIR
 #                  [--input FILE]... [--timeout SECONDS] [--mem MB]
-#                  [--smp N] [--append "ARGS"] [--scratch MB]
+#                  [--smp N] [--append "ARGS"] [--scratch MB] [--disk FILE]...
 #
 # DIR holds bzImage (build/kernel or build/kernel-noproc).  The script runs
 # as /work/script.sh with every --input file beside it; what it leaves in
@@ -11,18 +11,21 @@
 # guest also gets /dev/vdc, an empty disk of that size, returned as
 # OUT/scratch.img.  The exit status is the guest script's (of the capture
 # kernel's run if there was a kdump), 124 when the time limit hit, 125
-# when the VM stopped without finishing.
+# when the VM stopped without finishing.  Each --disk FILE is attached
+# read-only as the next virtio disk after those (a filesystem image, e.g.
+# a big vmlinux the guest mounts instead of copying it into its RAM).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 KDIR= INITRD= SCRIPT= OUT= TIMEOUT=120 MEM=512 SMP=2 APPEND= SCRATCH=0
-INPUTS=()
+INPUTS=() DISKS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) KDIR=$2 ;; --initrd) INITRD=$2 ;; --script) SCRIPT=$2 ;;
 	--out) OUT=$2 ;; --input) INPUTS+=("$2") ;; --timeout) TIMEOUT=$2 ;;
 	--mem) MEM=$2 ;; --smp) SMP=$2 ;; --append) APPEND=$2 ;;
 	--scratch) SCRATCH=$2 ;;
+	--disk) DISKS+=("$2") ;;
 	*) echo "run-vm: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -44,6 +47,10 @@ if [ "$SCRATCH" != 0 ]; then
 	truncate -s "${SCRATCH}M" "$OUT/scratch.img"
 	DRIVES+=(-drive "file=$OUT/scratch.img,format=raw,if=virtio")
 fi
+for f in "${DISKS[@]}"; do
+	[ -f "$f" ] || { echo "run-vm: no disk image $f" >&2; exit 2; }
+	DRIVES+=(-drive "file=$f,format=raw,if=virtio,readonly=on")
+done
 ACCEL=$("$HERE/accel.sh" "$KDIR" "$INITRD")
 start=$(date +%s.%N)
 set +e

@@ -45,6 +45,9 @@ if [ $built = 1 ]; then
 else
 	echo "not ok - VM tests: not run, the build failed" | tee -a "$LOG"
 fi
+# Debian's own kernel (no series): builds its own inputs (cached under
+# build/debian, build/module-stock, build/initrd/stock.cpio.gz), then the VM.
+step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
 pass=$(grep -c '^ok - ' "$LOG")
 fail=$(grep -c '^not ok - ' "$LOG")
 echo "==> [test] all done in $(( $(date +%s) - start )) s (log: $LOG)" >&2

@@ -1,0 +1,254 @@
+#!/usr/bin/python3
+"""Checks of the stock-kernel scenario (vmcore-tests/guest/stock.sh on
+Debian's own kernel, no series): the rig did what it says (ground truth,
+KASLR, dm-crypt, md, kexec, three dumps), drgn finds the same waiters in
+the dumps as the module reported, and `kmempool waiters -f json` names
+exactly the blocked tasks on exactly the emptied pools, in each dump
+(flattened, zlib, ELF) and live on /proc/kcore.
+
+    check_stock.py OUTDIR VMLINUX KMEMPOOL "PARAMS"
+
+PARAMS are the module parameters the guest used (name=value ...)."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mempool import Outdir, Results, extract_dumps, read  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DRGN = os.path.join(HERE, "bench", "drgn_stock_waiters.py")
+PY = "/usr/bin/python3"
+# x86_64 links _stext at __START_KERNEL_map + 16 MiB.
+LINK_STEXT = 0xffffffff81000000
+# Pool variable -> the parameter that sets its min_nr, and its type.
+POOLS = {
+    "kmp_stock_slab": ("slab_min", "slab"),
+    "kmp_stock_devs[0].pool": ("dev0_min", "private"),
+    "kmp_stock_devs[1].pool": ("dev1_min", "private"),
+    "kmp_stock_ctx->page_pool": ("page_min", "page"),
+    "kmp_stock_ctx->buf_pool": ("buf_min", "kmalloc"),
+    "kmp_stock_private": ("private_min", "private"),
+}
+# The blocked pools: variable -> (parameter with the number of waiters,
+# parameter with the element size).
+BLOCKED = {
+    "kmp_stock_private": ("block_private", "private_size"),
+    "kmp_stock_devs[1].pool": ("block_dev1", "dev_size"),
+}
+POOL_RE = re.compile(r"kmp_stock: pool (\S+) at ([0-9a-f]{16}) type (\S+) "
+                     r"min_nr (\d+) elem_size (\d+)$")
+WAITER_RE = re.compile(r"kmp_stock: waiter pid (\d+) on (\S+) at ([0-9a-f]{16})$")
+FORMATS = {"flat": b"makedumpfile\0", "zlib": b"KDUMP   ", "elf": b"\x7fELF"}
+
+
+def ground_truth(r, o, params):
+    """The module's log and ps: {address: var}, {address: [pids]}."""
+    log = read(o.f("kmp_stock.log")) if os.path.exists(o.f("kmp_stock.log")) else ""
+    r.check(o.rc("insmod") == 0 and "kmp_stock: ready" in log,
+            "kmp_stock.ko loads on Debian's kernel and says ready",
+            f"insmod.rc {o.rc('insmod')}\n{log}")
+    pools = {}
+    for line in log.splitlines():
+        m = POOL_RE.search(line)
+        if m:
+            pools[m.group(1)] = (int(m.group(2), 16), m.group(3), int(m.group(4)),
+                                 int(m.group(5)))
+    bad = [v for v, (param, typ) in POOLS.items()
+           if v not in pools or pools[v][2] != params[param] or pools[v][1] != typ]
+    r.check(not bad and len(pools) == len(POOLS),
+            "the module reports its 6 pools with the requested min_nr",
+            f"wrong or missing: {bad}\n{pools}")
+    waiters = {}
+    for line in log.splitlines():
+        m = WAITER_RE.search(line)
+        if m:
+            waiters.setdefault(m.group(2), []).append(
+                (int(m.group(1)), int(m.group(3), 16)))
+    ok = True
+    truth = {}
+    names = {}
+    for var, (count, _) in BLOCKED.items():
+        w = waiters.get(var, [])
+        addr = pools.get(var, (None,))[0]
+        ok &= len(w) == params[count] and all(a == addr for _, a in w)
+        truth[addr] = sorted(p for p, _ in w)
+        names[addr] = var
+    r.check(ok and len(waiters) == len(BLOCKED),
+            "the module's log names 3 waiters on kmp_stock_private and 2 on "
+            "kmp_stock_devs[1].pool, at the pools' addresses", waiters)
+    want = sorted(p for ps in truth.values() for p in ps)
+    for name in ("ps-block", "ps-precrash"):
+        rows = [ln.split() for ln in read(o.f(name)).splitlines()[1:]] \
+            if os.path.exists(o.f(name)) else []
+        got = sorted(int(f[0]) for f in rows if len(f) >= 3 and f[1] == "kmp_waiter")
+        dstate = all(f[2].startswith("D") for f in rows if len(f) >= 3 and f[1] == "kmp_waiter")
+        when = "before the live analyzer" if name == "ps-block" else "just before the crash"
+        r.check(got == want and dstate and len(want) == 5,
+                f"ps {when}: exactly the logged pids are kmp_waiter tasks in D state",
+                f"ps: {got}, log: {want}, all D: {dstate}")
+    return truth, names, pools
+
+
+def check_rig(r, o, vmlinux):
+    def text(name):
+        return read(o.f(name)).strip() if os.path.exists(o.f(name)) else ""
+    release = read(os.path.join(os.path.dirname(vmlinux), "release")).strip()
+    r.check(text("uname") == release, f"the guest ran Debian's kernel {release}", text("uname"))
+    r.check(o.rc("dmcrypt") == 0, "dm-crypt (aes-xts) over loop set up with Debian's modules",
+            read(o.f("modprobe.err")) if os.path.exists(o.f("modprobe.err")) else "")
+    mdstat = read(o.f("mdstat")) if os.path.exists(o.f("mdstat")) else ""
+    r.check(o.rc("mdadm-create") == 0 and re.search(r"md0 : active raid1", mdstat) is not None,
+            "md raid1 over two loop devices is active", mdstat)
+    loaded = text("kexec_crash_loaded")
+    r.check(o.rc("kexec") == 0 and loaded == "1",
+            "kexec -p loaded Debian's kernel as capture kernel", f"rc {o.rc('kexec')} loaded {loaded}")
+    serial = read(o.f("serial.log"))
+    r.check("sysrq triggered crash" in serial and "KMP-INIT phase=capture" in serial and
+            text("status.capture") == "0",
+            "sysrq crash, the capture kernel ran its script", serial[-1500:])
+
+
+def check_kaslr(r, o, dumps):
+    """KASLR on: VMCOREINFO's KERNELOFFSET is not 0 and explains where
+    /proc/kallsyms put _stext."""
+    off = None
+    with open(dumps["elf"], "rb") as f:
+        m = re.search(rb"KERNELOFFSET=([0-9a-f]+)\n", f.read(1 << 20))
+        if m:
+            off = int(m.group(1), 16)
+    stext = read(o.f("stext")).split()[0] if os.path.exists(o.f("stext")) else "0"
+    r.check(off is not None and off != 0 and int(stext, 16) - off == LINK_STEXT,
+            "KASLR on: KERNELOFFSET in the dump is not 0 and matches _stext in /proc/kallsyms",
+            f"KERNELOFFSET {off}, _stext {stext}")
+
+
+def check_dumps(r, o):
+    dumps = {}
+    if not os.path.exists(o.f("dumps")):
+        r.check(False, "the capture kernel wrote its dump index", "no OUTDIR/dumps")
+        return dumps
+    dumps = extract_dumps(o.path)
+    for name, magic in FORMATS.items():
+        path = dumps.get(name)
+        log = read(o.f(f"makedumpfile-{name}.log")) if os.path.exists(
+            o.f(f"makedumpfile-{name}.log")) else ""
+        head = b""
+        if path:
+            with open(path, "rb") as f:
+                head = f.read(len(magic))
+        size = os.path.getsize(path) if path else 0
+        r.check(o.rc(f"makedumpfile-{name}") == 0 and "makedumpfile Completed" in log and
+                head == magic and size > (1 << 20),
+                f"{name} dump written by makedumpfile ({size >> 20} MiB)",
+                f"rc {o.rc(f'makedumpfile-{name}')}, magic {head!r}\n{log[-600:]}")
+    return dumps
+
+
+def drgn_oracle(r, name, path, vmlinux, truth):
+    p = subprocess.run([PY, DRGN, path, vmlinux], capture_output=True, text=True, timeout=300)
+    try:
+        got = {int(k, 16): v for k, v in json.loads(p.stdout).items()}
+    except ValueError:
+        got = p.stdout + p.stderr
+    r.check(got == truth, f"{name}: drgn finds the same waiters on the same pools (oracle)",
+            f"drgn: {got}\ntruth: {truth}")
+
+
+def check_answer(r, name, rc, text, err, truth, names, pools, params):
+    """kmempool waiters -f json against the ground truth."""
+    if not r.check(rc == 0, f"{name}: kmempool waiters -f json exits 0", f"exit {rc}: {err}"):
+        return
+    try:
+        ans = json.loads(text)
+    except ValueError as e:
+        r.check(False, f"{name}: the answer is JSON", f"{e}: {text[:300]}")
+        return
+    r.check(ans.get("source") == "stacks" and ans.get("complete") is True and
+            isinstance(ans.get("kernel"), dict) and isinstance(ans.get("pools"), list),
+            f"{name}: source \"stacks\", complete, kernel and pools present",
+            {k: ans.get(k) for k in ("source", "complete", "kernel")})
+    found = {}
+    for p in ans.get("pools") or []:
+        try:
+            found[int(p["address"], 16)] = p
+        except (KeyError, TypeError, ValueError):
+            r.check(False, f"{name}: every pool has an address", p)
+            return
+    pids = sorted(w.get("pid") for p in found.values() for w in p.get("waiters") or [])
+    want = sorted(x for v in truth.values() for x in v)
+    r.check(pids == want, f"{name}: exactly the {len(want)} blocked pids, each once",
+            f"answer {pids}, truth {want}")
+    r.check(sorted(a for a, p in found.items() if p.get("waiters")) == sorted(truth),
+            f"{name}: the waiters are on exactly the two emptied pools, at the module's addresses",
+            f"answer {[hex(a) for a in found]}, truth {[hex(a) for a in truth]}")
+    for addr, var in names.items():
+        p = found.get(addr)
+        if not r.check(p is not None, f"{name}: {var} at {addr:#x} is in the answer"):
+            continue
+        count, size = BLOCKED[var]
+        ws = p.get("waiters") or []
+        got = {k: p.get(k) for k in ("type", "min_nr", "curr_nr", "waiting", "elem_size",
+                                     "owner", "name")}
+        r.check(p.get("type") == "private" and p.get("min_nr") == pools[var][2] and
+                p.get("curr_nr") == 0 and p.get("waiting") == params[count] and
+                p.get("elem_size") in (None, params[size]) and
+                p.get("owner") in (None, "kmp_stock") and var in str(p.get("name")),
+                f"{name}: {var}: private, min_nr {pools[var][2]}, curr_nr 0, waiting "
+                f"{params[count]}, named after the variable", got)
+        r.check(sorted(w.get("pid") for w in ws) == truth[addr] and
+                all(w.get("state") == "D" and w.get("comm") == "kmp_waiter" and
+                    re.fullmatch(r"0xffff[0-9a-f]{12}", str(w.get("task"))) for w in ws),
+                f"{name}: {var}: its waiters are pids {truth[addr]}, kmp_waiter, state D, "
+                "with their task address", ws)
+
+
+def main():
+    outdir, vmlinux, kmp, params_s = sys.argv[1:5]
+    params = {k: int(v) for k, v in (a.split("=") for a in params_s.split())}
+    r = Results("stock")
+    o = Outdir(outdir, r)
+    truth, names, pools = ground_truth(r, o, params)
+    check_rig(r, o, vmlinux)
+    dumps = check_dumps(r, o)
+    if "elf" in dumps:
+        check_kaslr(r, o, dumps)
+    # The oracle: drgn reads ELF and kdump files; the flattened one after
+    # makedumpfile -R (libkdumpfile 0.5.1 cannot read it in place).
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("elf", "zlib", "flat"):
+            if name not in dumps:
+                continue
+            path = dumps[name]
+            if name == "flat":
+                path = os.path.join(tmp, "flat.kdump")
+                with open(dumps[name], "rb") as f:
+                    rc = subprocess.run(["makedumpfile", "-R", path], stdin=f,
+                                        capture_output=True).returncode
+                if not r.check(rc == 0, "flat: makedumpfile -R reassembles it"):
+                    continue
+            drgn_oracle(r, name, path, vmlinux, truth)
+    # kmempool on each dump (the flattened one in place) and live.
+    for name in ("flat", "zlib", "elf"):
+        if name not in dumps:
+            r.check(False, f"{name}: dump present for kmempool waiters")
+            continue
+        p = subprocess.run([kmp, "waiters", "-f", "json", "-c", dumps[name], "-s", vmlinux],
+                           capture_output=True, text=True, timeout=300)
+        check_answer(r, name, p.returncode, p.stdout, p.stderr.strip(), truth, names, pools,
+                     params)
+    if os.path.exists(o.f("live-waiters.rc")):
+        check_answer(r, "live /proc/kcore", o.rc("live-waiters"), read(o.f("live-waiters.json")),
+                     read(o.f("live-waiters.err")).strip(), truth, names, pools, params)
+    else:
+        r.check(False, "live /proc/kcore: kmempool waiters ran in the guest",
+                "no live-waiters.rc (was the vmlinux disk mounted?)")
+    return 1 if r.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+# The stock-kernel scenario "hang", run in Debian's own kernel (no series)
+# and its kdump capture kernel.  Input files: module.params (the test
+# module's pool sizes), bzImage and stock.cpio.gz for kexec -p.  With
+# run-vm.sh --disk build/debian/vmlinux.ext2 the vmlinux is on the last
+# virtio disk (label kmpvmlinux), for the live analyzer on /proc/kcore.
+#
+# first kernel:   dm-crypt over loop, md raid1 over two loops, kmp_stock
+#                 with block_private=3 block_dev1=2, wait for the five
+#                 waiters in D state, ground truth (ps, the module's log),
+#                 live `kmempool waiters -f json`, kexec -p, sysrq crash
+# capture kernel: makedumpfile -F -c -d 31 (flat, as Debian's kdump-tools
+#                 writes it), -c -d 31 (zlib), -E -d 31 (elf) to /dev/vdc;
+#                 index "NAME OFFSET SIZE" in /out/dumps
+. ./common.sh
+MB=1048576
+NWAIT=5
+# makedumpfile without its progress bar: common, error and report messages.
+QUIET="--message-level 22"
+
+capture() {
+	: > /out/dumps
+	off=0
+	put() {	# put NAME FILE: copy FILE to /dev/vdc at the next MiB boundary
+		sz=$(stat -c %s "$2")
+		dd if="$2" of=/dev/vdc bs=1M seek=$off conv=notrunc,fsync 2>/dev/null
+		echo "$1 $((off * MB)) $sz" >> /out/dumps
+		off=$((off + (sz + MB - 1) / MB))
+		rm -f "$2"
+	}
+	t0=$(date +%s)
+	makedumpfile -F -c -d 31 $QUIET /proc/vmcore > /tmp/dump 2> /out/makedumpfile-flat.log
+	echo $? > /out/makedumpfile-flat.rc
+	put flat /tmp/dump
+	for f in "zlib -c -d 31" "elf -E -d 31"; do
+		set -- $f; n=$1; shift
+		makedumpfile "$@" $QUIET /proc/vmcore /tmp/dump > /out/makedumpfile-$n.log 2>&1
+		echo $? > /out/makedumpfile-$n.rc
+		[ -f /tmp/dump ] && put "$n" /tmp/dump
+	done
+	echo $(($(date +%s) - t0)) > /out/capture-seconds
+	cat /out/dumps
+}
+
+if [ "$KMP_PHASE" = capture ]; then
+	free -m > /out/capture-free
+	capture
+	exit 0
+fi
+
+uname -r > /out/uname
+cat /proc/cmdline > /out/cmdline
+# KASLR: where _stext really is (the checker compares with vmlinux).
+grep ' _stext$' /proc/kallsyms > /out/stext
+
+# dm-crypt over loop (AES is built in; xts wants ecb).
+for m in xts ecb dm-crypt; do
+	modprobe "$m" 2>> /out/modprobe.err || log "modprobe $m failed"
+done
+setup_dm_crypt; echo $? > /out/dmcrypt.rc
+dd if=/dev/urandom of=/dev/mapper/kmpcrypt bs=64k count=16 2>/dev/null
+sync
+
+# md raid1 over two loop devices.
+export MDADM_NO_UDEV=1
+modprobe raid1 2>> /out/modprobe.err || log "modprobe raid1 failed"
+for i in 1 2; do
+	dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
+	losetup /dev/loop$i /tmp/md$i.img
+done
+mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+	/dev/loop1 /dev/loop2 > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
+dd if=/dev/urandom of=/dev/md0 bs=64k count=16 2>/dev/null
+sync
+cat /proc/mdstat > /out/mdstat
+lsmod > /out/lsmod
+
+# The test module: five tasks blocked on two emptied private pools.
+insmod /lib/kmp_stock.ko $(cat module.params) block_private=3 block_dev1=2
+echo $? > /out/insmod.rc
+i=0
+while :; do
+	ps -o pid,comm,stat > /out/ps-block
+	n=$(awk '$2 == "kmp_waiter" && $3 ~ /^D/' /out/ps-block | wc -l)
+	[ "$n" = $NWAIT ] && break
+	i=$((i + 1))
+	[ $i -ge 50 ] && { log "only $n of $NWAIT waiters in D state after 10 s"; break; }
+	sleep 0.2
+done
+dmesg | grep 'kmp_stock: ' > /out/kmp_stock.log
+
+# Live: kmempool waiters on /proc/kcore, with vmlinux from the ext2 disk.
+VML=
+dev=$(findfs LABEL=kmpvmlinux 2>/dev/null)
+if [ -n "$dev" ]; then
+	modprobe ext4 2>> /out/modprobe.err
+	mkdir -p /mnt/vml
+	if mount -t ext2 -o ro "$dev" /mnt/vml 2> /out/mount-vmlinux.err; then
+		VML=/mnt/vml/vmlinux
+	fi
+fi
+if [ -n "$VML" ]; then
+	t0=$(date +%s)
+	timeout 120 kmempool waiters -f json -s $VML > /out/live-waiters.json 2> /out/live-waiters.err
+	echo $? > /out/live-waiters.rc
+	echo $(($(date +%s) - t0)) > /out/live-waiters.seconds
+	timeout 60 kmempool info -s $VML > /out/live-info 2> /out/live-info.err
+	echo $? > /out/live-info.rc
+else
+	log "no vmlinux disk: live analyzer not run"
+fi
+# The waiters must still be asleep after all that.
+ps -o pid,comm,stat > /out/ps-precrash
+
+kexec -p /work/bzImage --initrd=/work/stock.cpio.gz \
+	--append="console=ttyS0 irqpoll nr_cpus=1 reset_devices panic=1"
+echo $? > /out/kexec.rc
+cat /sys/kernel/kexec_crash_loaded > /out/kexec_crash_loaded
+save-results
+echo c > /proc/sysrq-trigger
+echo "the first kernel was not crashed" > /out/no-crash
+exit 1
