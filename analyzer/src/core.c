@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "elfcheck.h"
 
 #define PROC_SUPER_MAGIC 0x9fa0
 
@@ -45,6 +46,14 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 		kmp_seterr(err, "core %s is in makedumpfile's flattened format (-F); "
 			   "reassemble it first: makedumpfile -R %s.kdump < %s", path, path, path);
 		goto fail;
+	}
+	if (kmp_is_elf(magic, (size_t)got)) {
+		/* Checked before libelf or libkdumpfile trust its headers. */
+		struct kmp_elfcheck ec;
+		bool kcore = !fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+
+		if (kmp_elf_check(fd, path, kcore, &ec, err) != KMP_OK)
+			goto fail;
 	}
 	if (!fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC)
 		rc = kmp_kcore_open(core, fd, err);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dwarfutil.h"
+#include "layout_check.h"
 #include "vmlinux.h"
 
 enum { W_POOL, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_N };
@@ -119,5 +120,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		kmp_seterr(err, "%s: struct list_head pointers are not 8 bytes", v->path);
 		return false;
 	}
+	if (!kmp_layout_check(l, v->path, err))
+		return false;
 	return true;
 }

@@ -17,7 +17,7 @@ static bool build_id_matches(const char *path, const char *want)
 		return true;
 	if (!kmp_vmlinux_open(&v, path, &err))
 		return false;
-	ok = !strncmp(v.build_id, want, strlen(want));
+	ok = !strcmp(v.build_id, want);
 	kmp_vmlinux_close(&v);
 	return ok;
 }

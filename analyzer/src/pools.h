@@ -6,13 +6,13 @@
 #include "layout.h"
 #include "mem.h"
 
-#define KMP_NAME_MAX 256	/* bound for reading a pool's name */
+#define KMP_NAME_MAX 65536	/* bound for a pool's name; longer: corrupt */
 #define KMP_OWNER_MAX 64	/* MODULE_NAME_LEN is 56 on 64-bit */
 #define KMP_COMM_MAX 64
 
 struct kmp_pool {
 	uint64_t addr;
-	char name[KMP_NAME_MAX];
+	char *name;		/* malloc'ed, any length up to KMP_NAME_MAX - 1 */
 	const char *type;
 	uint64_t elem_size;
 	int64_t min_nr, curr_nr, low_nr;
@@ -21,9 +21,20 @@ struct kmp_pool {
 	char owner[KMP_OWNER_MAX];
 };
 
+/*
+ * Called for each problem that costs one pool or one count but not the
+ * walk (a name breaking the kernel's rule, a wait queue that cannot be
+ * counted); NULL: print "kmempool: MSG" on stderr.
+ */
+typedef void (*kmp_note_fn)(const char *msg, void *arg);
+
 struct kmp_pools {
 	struct kmp_pool *v;
 	size_t n, cap;
+	kmp_note_fn note;	/* set by the caller, may be NULL */
+	void *note_arg;
+	size_t skipped;		/* pools left out as corrupt */
+	size_t uncounted;	/* pools printed whose wait queue could not be counted */
 };
 
 struct kmp_waiter {
@@ -39,9 +50,12 @@ struct kmp_limits {
 };
 
 /*
- * Read every pool on the list at @head into @out.  Returns KMP_OK, or
- * KMP_EPARTIAL with @err naming the bad entry; @out then holds the pools
- * read before it.
+ * Read every pool on the list at @head into @out (whose note, note_arg
+ * the caller may set).  Returns KMP_OK, or KMP_EPARTIAL with @err naming
+ * the bad entry; @out then holds the pools read before it.  A pool whose
+ * name or owner breaks the kernel's rule is left out (one note each) and
+ * a wait queue that cannot be counted costs only that count (one note);
+ * the walk goes on and the result is KMP_EPARTIAL with @err summing up.
  */
 int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
 		   const struct kmp_limits *lim, struct kmp_pools *out,

@@ -50,6 +50,10 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 			   "or KASLR offset", core);
 		return KMP_ECORE;
 	}
+	if (s->vi.bad[0]) {
+		kmp_seterr(err, "%s has a bad VMCOREINFO line: %s", core, s->vi.bad);
+		return KMP_ECORE;
+	}
 	if (o->vmlinux) {
 		snprintf(path, sizeof(path), "%s", o->vmlinux);
 	} else if (!kmp_find_vmlinux(&s->vi, path, sizeof(path))) {
@@ -64,7 +68,8 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
 	if (!syms[S_BANNER].found ||
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,
-			      sizeof(s->banner) - 1)) {
+			      syms[S_BANNER].size && syms[S_BANNER].size < sizeof(s->banner) ?
+			      syms[S_BANNER].size : sizeof(s->banner) - 1)) {
 		kmp_seterr(err, "%s: no linux_banner; is this a vmlinux?", path);
 		return KMP_EVMLINUX;
 	}
@@ -75,8 +80,10 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 
 	/* Refuse a vmlinux of another kernel, unless forced. */
 	if (!o->force) {
+		/* In full; a known-garbage build ID leaves release and banner to decide. */
 		if (s->vi.build_id[0] && s->vml.build_id[0] &&
-		    strncmp(s->vml.build_id, s->vi.build_id, strlen(s->vi.build_id))) {
+		    strcmp(s->vml.build_id, s->vi.build_id) &&
+		    !kmp_build_id_known_broken_banner(s->banner)) {
 			kmp_seterr(err, "vmlinux %s does not match the core: build ID %s, core has %s "
 				   "(--force to use it anyway)", path, s->vml.build_id, s->vi.build_id);
 			return KMP_EMISMATCH;

@@ -159,10 +159,26 @@ static void fake_free(struct fake *f)
 
 static const struct kmp_limits LIM = { 1000000, 1000000 };
 
+/* The notes (pool left out, count incomplete) of the last read_all(). */
+static char notes[8192];
+static int nnotes;
+
+static void note_capture(const char *msg, void *arg)
+{
+	size_t len = strlen(notes);
+
+	(void)arg;
+	snprintf(notes + len, sizeof(notes) - len, "%s\n", msg);
+	nnotes++;
+}
+
 static int read_all(struct fake *f, struct kmp_pools *out, struct kmp_err *err,
 		    const struct kmp_limits *lim)
 {
 	memset(out, 0, sizeof(*out));
+	out->note = note_capture;
+	notes[0] = '\0';
+	nnotes = 0;
 	err->msg[0] = '\0';
 	return kmp_read_pools(&f->mem, &L, HEAD_ADDR, lim ? lim : &LIM, out, err);
 }
@@ -548,23 +564,28 @@ static void test_names(void)
 
 	put(pool_bytes(&f, 1), &L.name, 0);
 	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "NULL name not partial");
-	CHECK(strstr(err.msg, "has no name"), "message: %s", err.msg);
+	CHECK(p.n == 2 && !strcmp(p.v[0].name, "pool-0") && !strcmp(p.v[1].name, "pool-2"),
+	      "NULL name: %zu pools (want pool-0 and pool-2)", p.n);
+	snprintf(want, sizeof(want), "mempool at 0x%" PRIx64 " left out as corrupt: it has no "
+		 "name", pool_addr(1));
+	CHECK(nnotes == 1 && strstr(notes, want), "notes: %s", notes);
+	CHECK(strstr(err.msg, "1 mempool(s) left out as corrupt"), "message: %s", err.msg);
 	kmp_pools_free(&p);
 	fake_free(&f);
 	end();
 
-	begin("name without NUL within the bound");
-	fake_init(&f, 3);
+	begin("name without NUL within the bound: that pool left out, the walk goes on");
+	fake_init(&f, 4);
 	{
 		/* A region of non-NUL bytes longer than the bound. */
-		unsigned char *s = memimg_add(&f.img, 0xffff888040000000ULL, 4096);
+		unsigned char *s = memimg_add(&f.img, 0xffff888040000000ULL, KMP_NAME_MAX + 4096);
 
-		memset(s, 'x', 4096);
+		memset(s, 'x', KMP_NAME_MAX + 4096);
 		put(pool_bytes(&f, 2), &L.name, 0xffff888040000000ULL);
 	}
 	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
-	CHECK(p.n == 2, "%zu pools", p.n);
-	CHECK(strstr(err.msg, "has no NUL within 256 bytes"), "message: %s", err.msg);
+	CHECK(p.n == 3 && !strcmp(p.v[2].name, "pool-3"), "%zu pools", p.n);
+	CHECK(nnotes == 1 && strstr(notes, "has no NUL within 65536 bytes"), "notes: %s", notes);
 	kmp_pools_free(&p);
 
 	/* A name that runs into unmapped memory before its NUL. */
@@ -574,8 +595,11 @@ static void test_names(void)
 		memset(s, 'y', 10);
 		put(pool_bytes(&f, 2), &L.name, 0xffff888050000000ULL);
 	}
+	/* Missing data is not corruption: the walk ends there (a prefix is printed). */
 	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
-	CHECK(strstr(err.msg, "not mapped"), "message: %s", err.msg);
+	CHECK(p.n == 2, "%zu pools before the unreadable name", p.n);
+	CHECK(strstr(err.msg, "not mapped") && strstr(err.msg, "0xffff88805000000"),
+	      "message: %s", err.msg);
 	kmp_pools_free(&p);
 	fake_free(&f);
 	end();
@@ -593,6 +617,79 @@ static void test_names(void)
 	      p.n ? strlen(p.v[0].name) : 0);
 	kmp_pools_free(&p);
 	fake_free(&f);
+	end();
+
+	begin("names of 300 and 40000 characters are read and printed whole");
+	fake_init(&f, 3);
+	{
+		unsigned char *s = memimg_add(&f.img, 0xffff888060000000ULL, 320);
+		unsigned char *t = memimg_add(&f.img, 0xffff888070000000ULL, 40064);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mf;
+
+		memset(s, 'a', 300);
+		memset(t, 'b', 40000);
+		put(pool_bytes(&f, 0), &L.name, 0xffff888060000000ULL);
+		put(pool_bytes(&f, 2), &L.name, 0xffff888070000000ULL);
+		CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+		CHECK(p.n == 3 && strlen(p.v[0].name) == 300 && strlen(p.v[2].name) == 40000 &&
+		      !strcmp(p.v[1].name, "pool-1"), "%zu pools", p.n);
+		if (p.n == 3) {
+			mf = open_memstream(&text, &len);
+			kmp_report_pool(mf, &p.v[0]);
+			fclose(mf);
+			CHECK(len > 300 && strspn(text, "a") == 300 && text[300] == ' ',
+			      "line: %.40s...", text);
+			free(text);
+		}
+	}
+	kmp_pools_free(&p);
+	fake_free(&f);
+	end();
+
+	begin("names and owners that break the kernel's rule: each pool left out, the rest whole");
+	{
+		static const struct {
+			const char *s;
+			size_t len;
+			const char *why;
+		} bad[] = {
+			{ "pool\nevil 1 2 3", 15, "byte 0x0a at offset 4" },
+			{ "", 0, "is empty" },
+			{ "two words", 9, "byte 0x20 at offset 3" },
+			{ "tab\there", 8, "byte 0x09" },
+			{ "caf\xc3\xa9", 5, "byte 0xc3" },
+			{ "del\x7f", 4, "byte 0x7f" },
+		};
+
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			for (int owner = 0; owner < 2; owner++) {
+				fake_init(&f, 3);
+				if (owner) {
+					unsigned char *o = memimg_add(&f.img, 0xffff888080000000ULL,
+								      64);
+
+					memcpy(o, bad[k].s, bad[k].len + 1);
+					put(pool_bytes(&f, 1), &L.owner, 0xffff888080000000ULL);
+				} else {
+					memcpy(f.strs + STR_STRIDE, bad[k].s, bad[k].len + 1);
+				}
+				CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "case %zu/%d: not "
+				      "partial", k, owner);
+				CHECK(p.n == 2 && !strcmp(p.v[0].name, "pool-0") &&
+				      !strcmp(p.v[1].name, "pool-2"),
+				      "case %zu/%d: %zu pools", k, owner, p.n);
+				snprintf(want, sizeof(want), "mempool at 0x%" PRIx64 " left out as "
+					 "corrupt: its %s", pool_addr(1), owner ? "owner" : "name");
+				CHECK(nnotes == 1 && strstr(notes, want) && strstr(notes, bad[k].why) &&
+				      !strchr(notes, '\t') && strchr(notes, '\n') == notes +
+				      strlen(notes) - 1, "case %zu/%d: notes: %s", k, owner, notes);
+				kmp_pools_free(&p);
+				fake_free(&f);
+			}
+		}
+	}
 	end();
 }
 
@@ -692,9 +789,11 @@ static void test_waiters(void)
 	begin("corrupt wait queue: the pool and the entry are named");
 	put_at(f.wqes + 0x100, L.wqe_entry.off + L.lh_prev.off, 8, 0x1234);
 	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
-	CHECK(p.n == 1, "%zu pools before the bad one", p.n);
-	CHECK(strstr(err.msg, "wait queue of mempool pool-1") &&
-	      strstr(err.msg, "broken prev link"), "message: %s", err.msg);
+	CHECK(p.n == 3, "%zu pools (a bad wait queue costs only its count)", p.n);
+	CHECK(p.n == 3 && p.v[1].waiting == 1 && p.v[2].waiting == 0, "counts");
+	CHECK(nnotes == 1 && strstr(notes, "waiting count of mempool pool-1") &&
+	      strstr(notes, "broken prev link"), "notes: %s", notes);
+	CHECK(strstr(err.msg, "1 wait queue(s) not counted"), "message: %s", err.msg);
 	kmp_pools_free(&p);
 	s.n = 0;
 	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, collect, &s, &err) ==
