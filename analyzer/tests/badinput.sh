@@ -77,7 +77,8 @@ if [ -n "$DUMP" ]; then
 	head -c $((size / 3)) "$DUMP" > "$T/truncated"
 	timeout 60 "$KMP" -c "$T/truncated" -s "$VML" > "$T/out" 2> "$T/err"
 	rc=$?
-	if { [ $rc = 5 ] || [ $rc = 2 ] || [ $rc = 4 ]; } && [ "$(wc -l < "$T/err")" = 1 ] &&
+	# 2 or 5, never 4: a "different" banner in a cut dump is zeros read as data.
+	if { [ $rc = 5 ] || [ $rc = 2 ]; } && [ "$(wc -l < "$T/err")" = 1 ] &&
 	   grep -qiE 'truncat|beyond|missing|excluded|no data|cannot read' "$T/err" &&
 	   ! grep -qE 'Sanitizer|runtime error' "$T/err"; then
 		echo "ok - dump truncated to a third (exit $rc: $(cut -c1-110 "$T/err"))"
@@ -87,7 +88,7 @@ if [ -n "$DUMP" ]; then
 		fail=$((fail + 1))
 	fi
 	head -c 3000 "$DUMP" > "$T/stub"
-	expect "dump truncated to 3000 bytes" 2 "" -- -c "$T/stub" -s "$VML"
+	expect "dump truncated to 3000 bytes" 2 "truncated" -- -c "$T/stub" -s "$VML"
 fi
 
 echo "badinput: $pass passed, $fail failed"

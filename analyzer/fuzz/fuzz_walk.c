@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: the validated list walk, the pool reader and the
+ * wait-queue walk over a mutated memory image.  The input is one region of
+ * kernel memory at BASE; the list head is its first 16 bytes.  Layouts come
+ * from the test object's DWARF.  KMP_FUZZ_WRITE_SEED=FILE writes a seed (a
+ * head, three pools with names, an owner and two waiters) and exits.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "memimg.h"
+#include "pools.h"
+#include "report.h"
+
+#define BASE 0xffff888000000000ULL
+
+static struct kmp_vmlinux V;
+static struct kmp_layout L;
+
+static void put(unsigned char *b, uint64_t off, uint64_t size, uint64_t v)
+{
+	for (uint64_t i = 0; i < size; i++)
+		b[off + i] = (unsigned char)(v >> (8 * i));
+}
+
+static void write_seed(const char *path)
+{
+	static unsigned char m[0x1000];
+	const uint64_t pool0 = 0x100, stride = 0x200, str = 0xa00, task = 0xb00, wqe = 0xe00;
+	uint64_t prev = 0;
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t p = pool0 + (uint64_t)i * stride, node = p + L.list.off;
+		uint64_t wq = p + L.wait.off + L.wqh_head.off;
+
+		snprintf((char *)m + str + (uint64_t)i * 32, 32, "pool-%d", i);
+		put(m, p + L.name.off, L.name.size, BASE + str + (uint64_t)i * 32);
+		put(m, p + L.owner.off, L.owner.size, i == 1 ? BASE + str + 0x80 : 0);
+		put(m, p + L.min_nr.off, L.min_nr.size, 4);
+		put(m, p + L.elem_size.off, L.elem_size.size, 128);
+		put(m, prev + L.lh_next.off, 8, BASE + node);
+		put(m, node + L.lh_prev.off, 8, BASE + prev);
+		prev = node;
+		if (i != 2) {
+			put(m, wq + L.lh_next.off, 8, BASE + wq);
+			put(m, wq + L.lh_prev.off, 8, BASE + wq);
+			continue;
+		}
+		/* Pool 2: two waiters. */
+		for (int w = 0; w < 2; w++) {
+			uint64_t e = wqe + (uint64_t)w * 0x80, en = e + L.wqe_entry.off;
+			uint64_t t = task + (uint64_t)w * 0x100;
+			uint64_t before = w ? wqe + L.wqe_entry.off : wq;
+
+			put(m, e + L.wqe_private.off, 8, BASE + t);
+			put(m, t + L.task_pid.off, L.task_pid.size, 100 + (uint64_t)w);
+			put(m, t + L.task_state.off, L.task_state.size, 2);
+			memcpy(m + t + L.task_comm.off, "waiter", 7);
+			put(m, before + L.lh_next.off, 8, BASE + en);
+			put(m, en + L.lh_prev.off, 8, BASE + before);
+			put(m, en + L.lh_next.off, 8, BASE + wq);
+			put(m, wq + L.lh_prev.off, 8, BASE + en);
+		}
+	}
+	snprintf((char *)m + str + 0x80, 32, "dm_crypt");
+	put(m, prev + L.lh_next.off, 8, BASE);
+	put(m, L.lh_prev.off, 8, BASE + prev);
+	fuzz_write_seed(path, m, sizeof(m));
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_load_layout(&V, &L);
+	if (getenv("KMP_FUZZ_WRITE_SEED")) {
+		write_seed(getenv("KMP_FUZZ_WRITE_SEED"));
+		exit(0);
+	}
+	return 0;
+}
+
+static void count_waiter(const struct kmp_waiter *w, void *arg)
+{
+	/* kmp_comm_clean() ran: nothing a terminal would act on. */
+	for (const char *p = w->comm; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			abort();
+	(*(size_t *)arg)++;
+}
+
+static void quiet(const char *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct kmp_limits lim = { 64, 64 };
+	struct kmp_pools pools = { .note = quiet };
+	struct kmp_err err;
+	struct memimg img;
+	struct kmp_mem mem;
+	char *text = NULL;
+	size_t len = 0, lines = 0;
+	FILE *f;
+
+	if (size < 16)
+		return 0;
+	memimg_init(&img, &mem);
+	memcpy(memimg_add(&img, BASE, size), data, size);
+	(void)kmp_read_pools(&mem, &L, BASE, &lim, &pools, &err);
+	for (size_t i = 0; i < pools.n; i++) {
+		size_t n = 0;
+
+		(void)kmp_read_waiters(&mem, &L, pools.v[i].addr, &lim, count_waiter, &n, &err);
+	}
+	/* Every pool printed is one line: no name can add lines or columns. */
+	f = open_memstream(&text, &len);
+	if (f) {
+		kmp_report_text(f, "1.0", &pools);
+		fclose(f);
+		for (size_t i = 0; i < len; i++)
+			lines += text[i] == '\n';
+		if (lines != pools.n + 2)
+			abort();
+		free(text);
+	}
+	kmp_pools_free(&pools);
+	memimg_free(&img);
+	return 0;
+}
