@@ -6,6 +6,8 @@ PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
 	kmod xz-utils gzip qemu-system-x86 busybox-static kexec-tools makedumpfile
 	dmsetup libkdumpfile-dev libdw-dev elfutils pkg-config python3 python3-drgn
 	crash ccache file binutils mdadm)
+# libFuzzer harnesses of the analyzer (make -C analyzer fuzz, fuzz-smoke).
+PKGS+=(clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -29,6 +29,8 @@ step() {
 build() { make -s -C "$ROOT" "$@"; }
 
 step "analyzer: unit tests and bad input (ASan+UBSan)" build analyzer-check
+step "analyzer: fuzz smoke (libFuzzer, each harness 10 s)" \
+	make -s -C "$ROOT/analyzer" O="$B/analyzer" fuzz-smoke
 if step "build: analyzer, kernel, test module, initramfs" build analyzer initrd; then
 	built=1
 else
