@@ -197,7 +197,7 @@ EX=$D/vmlinux.ext2
 rm -f "$EX"; X=$D/ext2.tmp; rm -rf "$X"; mkdir -p "$X"
 ln "$NEW/vmlinux" "$X/vmlinux"
 sz=$(( $(stat -c %s "$NEW/vmlinux") / 1048576 + 32 ))
-mke2fs -q -t ext2 -F -L kmpvmlinux -d "$X" "$EX.tmp" "${sz}M"
+mke2fs -q -t ext2 -F -L kmpvmlinux -d "$X" "$EX.tmp" "${sz}M" > /dev/null
 rm -rf "$X"; mv "$EX.tmp" "$EX"
 
 rm -rf "$OUT"; mv "$NEW" "$OUT"

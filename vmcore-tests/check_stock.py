@@ -6,9 +6,11 @@ the dumps as the module reported, and `kmempool waiters -f json` names
 exactly the blocked tasks on exactly the emptied pools, in each dump
 (flattened, zlib, ELF) and live on /proc/kcore.
 
-    check_stock.py OUTDIR VMLINUX KMEMPOOL "PARAMS"
+    check_stock.py OUTDIR VMLINUX KMEMPOOL KMP_STOCK_KO "PARAMS"
 
-PARAMS are the module parameters the guest used (name=value ...)."""
+PARAMS are the module parameters the guest used (name=value ...).  The
+analyzer gets the module's DWARF (-M KMP_STOCK_KO, as the guest passes
+-M /lib/kmp_stock.ko) to name kmp_stock_devs[1].pool by member."""
 import json
 import os
 import re
@@ -151,12 +153,13 @@ def check_dumps(r, o):
 
 def drgn_oracle(r, name, path, vmlinux, truth):
     p = subprocess.run([PY, DRGN, path, vmlinux], capture_output=True, text=True, timeout=300)
+    want = {hex(a): pids for a, pids in truth.items()}
     try:
-        got = {int(k, 16): v for k, v in json.loads(p.stdout).items()}
+        got = json.loads(p.stdout)
     except ValueError:
         got = p.stdout + p.stderr
-    r.check(got == truth, f"{name}: drgn finds the same waiters on the same pools (oracle)",
-            f"drgn: {got}\ntruth: {truth}")
+    r.check(got == want, f"{name}: drgn finds the same waiters on the same pools (oracle)",
+            f"drgn: {got}\ntruth: {want}")
 
 
 def check_answer(r, name, rc, text, err, truth, names, pools, params):
@@ -208,7 +211,7 @@ def check_answer(r, name, rc, text, err, truth, names, pools, params):
 
 
 def main():
-    outdir, vmlinux, kmp, params_s = sys.argv[1:5]
+    outdir, vmlinux, kmp, ko, params_s = sys.argv[1:6]
     params = {k: int(v) for k, v in (a.split("=") for a in params_s.split())}
     r = Results("stock")
     o = Outdir(outdir, r)
@@ -237,7 +240,8 @@ def main():
         if name not in dumps:
             r.check(False, f"{name}: dump present for kmempool waiters")
             continue
-        p = subprocess.run([kmp, "waiters", "-f", "json", "-c", dumps[name], "-s", vmlinux],
+        p = subprocess.run([kmp, "waiters", "-f", "json", "-c", dumps[name], "-s", vmlinux,
+                            "-M", ko],
                            capture_output=True, text=True, timeout=300)
         check_answer(r, name, p.returncode, p.stdout, p.stderr.strip(), truth, names, pools,
                      params)

@@ -3,7 +3,8 @@
 every task in D state whose stack has a mempool_alloc() frame, grouped by
 that frame's `pool` argument.  Prints JSON {"0xPOOL": [pid, ...]} (pids
 sorted, keys sorted); a waiter whose `pool` drgn cannot recover goes
-under "unknown".   drgn_stock_waiters.py VMCORE VMLINUX"""
+under "unknown", a task drgn cannot read under "unreadable" (by address).
+    drgn_stock_waiters.py VMCORE VMLINUX"""
 import json
 import sys
 
@@ -16,7 +17,11 @@ prog.set_core_dump(sys.argv[1])
 prog.load_debug_info([sys.argv[2]])
 pools = {}
 for task in for_each_task(prog):
-    if task_state_to_char(task) != "D":
+    try:
+        if task_state_to_char(task) != "D":
+            continue
+    except drgn.FaultError:
+        pools.setdefault("unreadable", []).append(hex(task.value_()))
         continue
     try:
         frames = list(prog.stack_trace(task))

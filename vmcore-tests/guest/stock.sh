@@ -17,6 +17,16 @@ NWAIT=5
 # makedumpfile without its progress bar: common, error and report messages.
 QUIET="--message-level 22"
 
+# elf_end DEV: where the ELF64 file on DEV ends (its last segment's end)
+elf_end() {
+	phoff=$(od -An -t u8 -j 32 -N 8 "$1")
+	phnum=$(od -An -t u2 -j 56 -N 2 "$1")
+	od -An -v -t u8 -j $phoff -N $((phnum * 56)) "$1" | tr -s ' ' '\n' | grep . |
+		awk -v h=$((phoff + phnum * 56)) 'BEGIN { e = h }
+			NR % 7 == 2 { o = $1 } NR % 7 == 5 && o + $1 > e { e = o + $1 }
+			END { printf "%d\n", e }'
+}
+
 capture() {
 	: > /out/dumps
 	off=0
@@ -28,15 +38,22 @@ capture() {
 		rm -f "$2"
 	}
 	t0=$(date +%s)
+	# The compressed dumps go through /tmp (tmpfs).
 	makedumpfile -F -c -d 31 $QUIET /proc/vmcore > /tmp/dump 2> /out/makedumpfile-flat.log
 	echo $? > /out/makedumpfile-flat.rc
 	put flat /tmp/dump
-	for f in "zlib -c -d 31" "elf -E -d 31"; do
-		set -- $f; n=$1; shift
-		makedumpfile "$@" $QUIET /proc/vmcore /tmp/dump > /out/makedumpfile-$n.log 2>&1
-		echo $? > /out/makedumpfile-$n.rc
-		[ -f /tmp/dump ] && put "$n" /tmp/dump
-	done
+	makedumpfile -c -d 31 $QUIET /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1
+	echo $? > /out/makedumpfile-zlib.rc
+	[ -f /tmp/dump ] && put zlib /tmp/dump
+	# The ELF one is 150-300 MB (small holes between kept pages are written
+	# as zeros), too big for tmpfs here: straight to the disk through a loop
+	# device at the next offset (-f: the device exists).
+	losetup -o $((off * MB)) /dev/loop7 /dev/vdc
+	makedumpfile -f -E -d 31 $QUIET /proc/vmcore /dev/loop7 > /out/makedumpfile-elf.log 2>&1
+	echo $? > /out/makedumpfile-elf.rc
+	sync
+	echo "elf $((off * MB)) $(elf_end /dev/loop7)" >> /out/dumps
+	losetup -d /dev/loop7
 	echo $(($(date +%s) - t0)) > /out/capture-seconds
 	cat /out/dumps
 }
@@ -88,7 +105,8 @@ while :; do
 done
 dmesg | grep 'kmp_stock: ' > /out/kmp_stock.log
 
-# Live: kmempool waiters on /proc/kcore, with vmlinux from the ext2 disk.
+# Live: kmempool waiters on /proc/kcore, with vmlinux from the ext2 disk
+# and the module's DWARF (for member names).
 VML=
 dev=$(findfs LABEL=kmpvmlinux 2>/dev/null)
 if [ -n "$dev" ]; then
@@ -100,7 +118,7 @@ if [ -n "$dev" ]; then
 fi
 if [ -n "$VML" ]; then
 	t0=$(date +%s)
-	timeout 120 kmempool waiters -f json -s $VML > /out/live-waiters.json 2> /out/live-waiters.err
+	timeout 120 kmempool waiters -f json -s $VML -M /lib/kmp_stock.ko > /out/live-waiters.json 2> /out/live-waiters.err
 	echo $? > /out/live-waiters.rc
 	echo $(($(date +%s) - t0)) > /out/live-waiters.seconds
 	timeout 60 kmempool info -s $VML > /out/live-info 2> /out/live-info.err

@@ -77,10 +77,13 @@ static struct kmp_stock_dev kmp_stock_devs[2];
 static struct kmp_stock_ctx *kmp_stock_ctx;
 static mempool_t *kmp_stock_private;
 
-/* What a blocked pool's test holds: the drained reserve and the waiters. */
+/*
+ * What a blocked pool's test holds: the drained reserve and the waiters.
+ * Not a pointer to the pool: then kmp_stock_private would be the only
+ * global pointing at its pool, and its name would not be ambiguous.
+ */
 struct kmp_stock_block {
 	const char *var;
-	mempool_t *pool;
 	void *held[KMP_STOCK_MAX_MIN];
 	int nr_held;
 	struct task_struct *waiters[KMP_STOCK_MAX_WAITERS];
@@ -88,6 +91,11 @@ struct kmp_stock_block {
 };
 
 static struct kmp_stock_block kmp_stock_blocks[2];
+
+static mempool_t *kmp_stock_blocked_pool(struct kmp_stock_block *b)
+{
+	return b == &kmp_stock_blocks[0] ? kmp_stock_private : &kmp_stock_devs[1].pool;
+}
 
 /* While set, kmp_stock_alloc() fails as an exhausted allocator would. */
 static bool kmp_stock_failing;
@@ -114,12 +122,13 @@ static void kmp_stock_report(const char *var, mempool_t *pool,
 static int kmp_stock_waiter_fn(void *data)
 {
 	struct kmp_stock_block *b = data;
+	mempool_t *pool = kmp_stock_blocked_pool(b);
 	void *e;
 
 	pr_info("kmp_stock: waiter pid %d on %s at %px\n",
-		task_pid_nr(current), b->var, b->pool);
-	e = mempool_alloc(b->pool, GFP_KERNEL);
-	mempool_free(e, b->pool);
+		task_pid_nr(current), b->var, pool);
+	e = mempool_alloc(pool, GFP_KERNEL);
+	mempool_free(e, pool);
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!kthread_should_stop())
@@ -130,11 +139,11 @@ static int kmp_stock_waiter_fn(void *data)
 }
 
 /* Empty the pool's reserve and start n waiters on it. */
-static void kmp_stock_block_pool(struct kmp_stock_block *b, const char *var,
-				 mempool_t *pool, int n)
+static void kmp_stock_block_pool(struct kmp_stock_block *b, const char *var, int n)
 {
+	mempool_t *pool = kmp_stock_blocked_pool(b);
+
 	b->var = var;
-	b->pool = pool;
 	WRITE_ONCE(kmp_stock_failing, true);
 	while (b->nr_held < KMP_STOCK_MAX_MIN) {
 		void *e = mempool_alloc(pool, GFP_NOWAIT);
@@ -163,7 +172,7 @@ static void kmp_stock_unblock(void)
 	for (i = 0; i < ARRAY_SIZE(kmp_stock_blocks); i++) {
 		b = &kmp_stock_blocks[i];
 		while (b->nr_held)
-			mempool_free(b->held[--b->nr_held], b->pool);
+			mempool_free(b->held[--b->nr_held], kmp_stock_blocked_pool(b));
 		while (b->nr_waiters)
 			kthread_stop(b->waiters[--b->nr_waiters]);
 	}
@@ -252,10 +261,10 @@ static int __init kmp_stock_init(void)
 
 	if (block_private)
 		kmp_stock_block_pool(&kmp_stock_blocks[0], "kmp_stock_private",
-				     kmp_stock_private, block_private);
+				     block_private);
 	if (block_dev1)
 		kmp_stock_block_pool(&kmp_stock_blocks[1], "kmp_stock_devs[1].pool",
-				     &kmp_stock_devs[1].pool, block_dev1);
+				     block_dev1);
 	pr_info("kmp_stock: ready\n");
 	return 0;
 
