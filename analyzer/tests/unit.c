@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "fake_kernel.h"
+#include "layout_check.h"
+#include "names.h"
+#include "vmcoreinfo.h"
 #include "fake_printk.h"
 #include "memimg.h"
 #include "pools.h"
@@ -953,6 +956,113 @@ static void test_panic(const char *vmlinux)
 	end();
 }
 
+static void test_vmcoreinfo(void)
+{
+	static const struct {
+		const char *text, *bad;
+	} cases[] = {
+		{ "KERNELOFFSET=zz\n", "KERNELOFFSET=zz: not a hexadecimal" },
+		{ "KERNELOFFSET=1f0000x\n", "KERNELOFFSET=1f0000x: not a hexadecimal" },
+		{ "KERNELOFFSET=\n", "KERNELOFFSET=: not a hexadecimal number of 1 to 16" },
+		{ "KERNELOFFSET=12345678901234567\n", "of 1 to 16 digits" },
+		{ "CRASHTIME=17x\n", "CRASHTIME=17x: not a decimal" },
+		{ "CRASHTIME=-\n", "CRASHTIME=-: not a decimal number of 1 to 18" },
+		{ "BUILD-ID=a\n", "BUILD-ID=a: not an even number" },
+		{ "BUILD-ID=abc\n", "BUILD-ID=abc: not an even number" },
+		{ "BUILD-ID=0123456g\n", "BUILD-ID=0123456g: not hexadecimal" },
+		{ "OSRELEASE=../x\n", "OSRELEASE=../x: not printable, or holds white space or '/'" },
+		{ "OSRELEASE=6.1..0\n", "OSRELEASE=6.1..0: holds \"..\"" },
+		{ "OSRELEASE=\n", "OSRELEASE=: not 1 to 64" },
+		{ "OSRELEASE=6.1\x01\n", "OSRELEASE=6.1?: not printable" },
+	};
+	struct kmp_vmcoreinfo vi;
+
+	begin("VMCOREINFO: strict numbers, build IDs and releases; the first bad line named");
+	kmp_vmcoreinfo_parse("OSRELEASE=6.1.0-26-amd64\nBUILD-ID=9D91F87853f57eb7a321c1746a234c054d886b0e\n"
+			     "KERNELOFFSET=e400000\nCRASHTIME=1796277309\nOTHER=x y\n", &vi);
+	CHECK(!vi.bad[0] && !strcmp(vi.osrelease, "6.1.0-26-amd64") &&
+	      !strcmp(vi.build_id, "9d91f87853f57eb7a321c1746a234c054d886b0e") &&
+	      vi.have_kerneloffset && vi.kerneloffset == 0xe400000 && vi.have_crashtime &&
+	      vi.crashtime == 1796277309, "good text: bad [%s] rel %s id %s", vi.bad,
+	      vi.osrelease, vi.build_id);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kmp_vmcoreinfo_parse(cases[i].text, &vi);
+		CHECK(strstr(vi.bad, cases[i].bad), "%s: bad [%s]", cases[i].text, vi.bad);
+	}
+	kmp_vmcoreinfo_parse("KERNELOFFSET=zz\nCRASHTIME=x\n", &vi);
+	CHECK(strstr(vi.bad, "KERNELOFFSET") && !vi.have_kerneloffset, "first bad line: %s", vi.bad);
+	kmp_vmcoreinfo_parse(NULL, &vi);
+	CHECK(!vi.bad[0] && !vi.osrelease[0], "NULL text");
+	end();
+
+	begin("VMCOREINFO: known-garbage build IDs of stable releases are ignored");
+	kmp_vmcoreinfo_parse("OSRELEASE=6.1.115\nBUILD-ID=zz\n", &vi);
+	CHECK(!vi.bad[0] && vi.build_id_ignored && !vi.build_id[0], "6.1.115: bad [%s]", vi.bad);
+	kmp_vmcoreinfo_parse("BUILD-ID=0011223344556677\nOSRELEASE=6.6.58-1-amd64\n", &vi);
+	CHECK(!vi.bad[0] && vi.build_id_ignored && !vi.build_id[0], "6.6.58 (BUILD-ID first)");
+	kmp_vmcoreinfo_parse("OSRELEASE=6.1.119\nBUILD-ID=zz\n", &vi);
+	CHECK(vi.bad[0] && !vi.build_id_ignored, "6.1.119 is fixed: must be strict");
+	CHECK(kmp_build_id_known_broken("5.15.170") && kmp_build_id_known_broken("6.1.113") &&
+	      kmp_build_id_known_broken("6.1.118-rt") && !kmp_build_id_known_broken("6.1.112") &&
+	      !kmp_build_id_known_broken("6.1.1130") && !kmp_build_id_known_broken("6.10.5") &&
+	      !kmp_build_id_known_broken("6.1.0-27-amd64") && !kmp_build_id_known_broken(""),
+	      "release ranges");
+	CHECK(kmp_build_id_known_broken_banner("Linux version 6.1.0-27-amd64 (debian-kernel@lists."
+					       "debian.org) #1 SMP PREEMPT_DYNAMIC Debian 6.1.115-1 "
+					       "(2024-11-01)") &&
+	      !kmp_build_id_known_broken_banner("Linux version 6.1.0-26-amd64 (d) #1 SMP Debian "
+						"6.1.112-1 (2024-09-30)") &&
+	      kmp_build_id_known_broken_banner("Linux version 6.6.60 (x@y) #1"),
+	      "banners");
+	end();
+}
+
+static void test_layout_check(void)
+{
+	struct kmp_layout l = L;
+	struct kmp_err err;
+
+	begin("DWARF layout sanity: fields inside mempool_s, integer sizes, bounded struct size");
+	CHECK(kmp_layout_check(&L, "v", &err), "the test object's layout: %s", err.msg);
+	l.pool_size = 16;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "outside the struct's 16 bytes"),
+	      "small struct: %s", err.msg);
+	l = L;
+	l.pool_size = 0;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "implausible size"), "size 0");
+	l.pool_size = KMP_MAX_STRUCT + 1;
+	CHECK(!kmp_layout_check(&l, "v", &err), "size above 64 KiB");
+	l = L;
+	l.name.off = UINT64_MAX - 4;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "mempool_s.name"), "wrapping offset");
+	l = L;
+	l.min_nr.size = 3;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "not an integer"), "3-byte int");
+	l = L;
+	l.lh_next.size = 0;
+	CHECK(!kmp_layout_check(&l, "v", &err), "0-byte list pointer");
+	l = L;
+	l.task_comm.off = 1ULL << 40;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "task_struct.comm"), "comm offset");
+	end();
+}
+
+static void test_name_rule(void)
+{
+	char why[128], comm[32];
+
+	begin("name rule and comm cleaning");
+	CHECK(kmp_name_ok("dm-crypt_req", 12, why, sizeof(why)), "plain name");
+	CHECK(kmp_name_ok("kmp_test:kmp_test_init", 22, why, sizeof(why)), "object:function");
+	CHECK(!kmp_name_ok("", 0, why, sizeof(why)) && !strcmp(why, "is empty"), "empty");
+	CHECK(!kmp_name_ok("a b", 3, why, sizeof(why)) && strstr(why, "0x20 at offset 1"), "%s", why);
+	CHECK(!kmp_name_ok("a\x80", 2, why, sizeof(why)) && strstr(why, "0x80"), "%s", why);
+	snprintf(comm, sizeof(comm), "kworker/0:1 \x1b[31m\n\x7f");
+	kmp_comm_clean(comm);
+	CHECK(!strcmp(comm, "kworker/0:1 ?[31m??"), "comm: %s", comm);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -972,6 +1082,9 @@ int main(int argc, char **argv)
 	test_json_escape();
 	test_states();
 	test_panic(argv[1]);
+	test_vmcoreinfo();
+	test_layout_check();
+	test_name_rule();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
