@@ -245,6 +245,18 @@ def main():
                            capture_output=True, text=True, timeout=300)
         check_answer(r, name, p.returncode, p.stdout, p.stderr.strip(), truth, names, pools,
                      params)
+    # info on a stock kernel: release, and the panic the sysrq crash left.
+    release = read(os.path.join(os.path.dirname(vmlinux), "release")).strip()
+    for name in ("zlib", "elf"):
+        if name not in dumps:
+            continue
+        p = subprocess.run([kmp, "info", "-c", dumps[name], "-s", vmlinux],
+                           capture_output=True, text=True, timeout=300)
+        r.check(p.returncode == 0 and
+                re.search(rf"^release:\s+{re.escape(release)}$", p.stdout, re.M) is not None and
+                re.search(r"^panic:.*sysrq triggered crash", p.stdout, re.M) is not None,
+                f"{name}: kmempool info names the release and the sysrq panic",
+                f"exit {p.returncode}\n{p.stdout}{p.stderr}")
     if os.path.exists(o.f("live-waiters.rc")):
         check_answer(r, "live /proc/kcore", o.rc("live-waiters"), read(o.f("live-waiters.json")),
                      read(o.f("live-waiters.err")).strip(), truth, names, pools, params)
