@@ -202,7 +202,7 @@ R.check(rc("kmp-waiters") == 0 and len(pool_lines) == 1 and
 try:
     j = json.loads(read(f("kmp-waiters-json")))
     jp = j["pools"]
-    ok = (len(jp) == 1 and jp[0]["pool"]["name"] == "kmp_test_page" and
+    ok = (len(jp) == 1 and jp[0]["name"] == "kmp_test_page" and
           sorted(w["pid"] for w in jp[0]["waiters"]) == waiter_pids and
           j["kernel"]["format"] == "kcore")
 except (ValueError, KeyError, IndexError, TypeError) as e:

@@ -56,18 +56,39 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 			 struct kmp_slablayout *sl)
 {
-	struct kmp_wanted w[] = { { .name = "kmem_cache", .tag = DW_TAG_structure_type } };
-	uint64_t size;
+	struct kmp_wanted w[] = {
+		{ .name = "kmem_cache", .tag = DW_TAG_structure_type },
+		{ .name = "page", .tag = DW_TAG_structure_type },
+		{ .name = "slab", .tag = DW_TAG_structure_type },
+		{ .name = "pageflags", .tag = DW_TAG_enumeration_type },
+	};
+	uint64_t size, ssize;
 	bool via;
 	Dwarf_Die cu;
 
 	memset(sl, 0, sizeof(*sl));
 	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/mempool.c", no_aranges, &cu, &via))
 		return false;
-	kmp_dwarf_scan(&cu, w, 1);
+	kmp_dwarf_scan(&cu, w, 4);
 	sl->ok = w[0].found && kmp_dwarf_size(&w[0].die, &size) &&
 		 member_in(&w[0].die, size, "name", &sl->name) &&
 		 member_in(&w[0].die, size, "object_size", &sl->object_size) &&
 		 sl->name.size == 8 && sl->object_size.size <= 8;
-	return sl->ok;
+	if (!sl->ok)
+		return false;
+	/* What finding the object around an address needs; optional. */
+	if (!kmp_dwarf_member(&w[0].die, "red_left_pad", &sl->red_left_pad))
+		memset(&sl->red_left_pad, 0, sizeof(sl->red_left_pad));
+	sl->objects_ok = w[1].found && w[2].found && w[3].found &&
+		member_in(&w[0].die, size, "size", &sl->size) && sl->size.size <= 8 &&
+		kmp_dwarf_size(&w[1].die, &sl->page_struct_size) &&
+		member_in(&w[1].die, sl->page_struct_size, "flags", &sl->flags) &&
+		member_in(&w[1].die, sl->page_struct_size, "compound_head", &sl->compound_head) &&
+		kmp_dwarf_size(&w[2].die, &ssize) && ssize <= sl->page_struct_size &&
+		member_in(&w[2].die, ssize, "slab_cache", &sl->slab_cache) &&
+		sl->flags.size == 8 && sl->compound_head.size == 8 && sl->slab_cache.size == 8 &&
+		kmp_dwarf_enumerator(&w[3].die, "PG_slab", &sl->pg_slab) &&
+		kmp_dwarf_enumerator(&w[3].die, "PG_head", &sl->pg_head) &&
+		sl->pg_slab >= 0 && sl->pg_slab < 64 && sl->pg_head >= 0 && sl->pg_head < 64;
+	return true;
 }

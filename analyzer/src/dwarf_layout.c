@@ -84,9 +84,9 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	}
 	l->cu_name = dwarf_diename(&cu);
 	kmp_dwarf_scan(&cu, w, W_N);
-	if (!w[W_POOL].found || !w[W_LIST].found || !w[W_WQH].found || !w[W_ENUM].found) {
-		kmp_seterr(err, "%s: the debug info of %s lacks struct mempool_s, list_head, "
-			   "wait_queue_head or enum mempool_type", v->path,
+	if (!w[W_POOL].found || !w[W_LIST].found || !w[W_WQH].found) {
+		kmp_seterr(err, "%s: the debug info of %s lacks struct mempool_s, list_head "
+			   "or wait_queue_head", v->path,
 			   l->cu_name ? l->cu_name : "mm/mempool.c");
 		return false;
 	}
@@ -94,21 +94,36 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		kmp_seterr(err, "%s: struct mempool_s has no size in DWARF", v->path);
 		return false;
 	}
-	NEED(w[W_POOL].die, list, "list");
-	NEED(w[W_POOL].die, name, "name");
-	NEED(w[W_POOL].die, owner, "owner");
-	NEED(w[W_POOL].die, elem_size, "elem_size");
-	NEED(w[W_POOL].die, type, "type");
+	/* What every kernel's mempool_t has. */
+	NEED(w[W_POOL].die, lock, "lock");
 	NEED(w[W_POOL].die, min_nr, "min_nr");
 	NEED(w[W_POOL].die, curr_nr, "curr_nr");
-	NEED(w[W_POOL].die, low_nr, "low_nr");
-	NEED(w[W_POOL].die, nr_reserve, "nr_reserve");
-	NEED(w[W_POOL].die, nr_wait, "nr_wait");
+	NEED(w[W_POOL].die, elements, "elements");
+	NEED(w[W_POOL].die, pool_data, "pool_data");
+	NEED(w[W_POOL].die, alloc, "alloc");
+	NEED(w[W_POOL].die, free, "free");
 	NEED(w[W_POOL].die, wait, "wait");
+	/* What the series adds: all of it, or none (a stock kernel). */
+	l->series = kmp_dwarf_member(&w[W_POOL].die, "list", &l->list);
+	if (l->series) {
+		NEED(w[W_POOL].die, name, "name");
+		NEED(w[W_POOL].die, owner, "owner");
+		NEED(w[W_POOL].die, elem_size, "elem_size");
+		NEED(w[W_POOL].die, type, "type");
+		NEED(w[W_POOL].die, low_nr, "low_nr");
+		NEED(w[W_POOL].die, nr_reserve, "nr_reserve");
+		NEED(w[W_POOL].die, nr_wait, "nr_wait");
+	}
 	NEED(w[W_LIST].die, lh_next, "next");
 	NEED(w[W_LIST].die, lh_prev, "prev");
 	NEED(w[W_WQH].die, wqh_head, "head");
-	load_enum(&w[W_ENUM].die, l);
+	if (l->series && !w[W_ENUM].found) {
+		kmp_seterr(err, "%s: the debug info of %s lacks enum mempool_type", v->path,
+			   l->cu_name ? l->cu_name : "mm/mempool.c");
+		return false;
+	}
+	if (w[W_ENUM].found)
+		load_enum(&w[W_ENUM].die, l);
 	if (w[W_WQE].found && w[W_TASK].found &&
 	    kmp_dwarf_member(&w[W_WQE].die, "private", &l->wqe_private) &&
 	    kmp_dwarf_member(&w[W_WQE].die, "entry", &l->wqe_entry) &&
@@ -116,6 +131,14 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	    kmp_dwarf_member(&w[W_TASK].die, "comm", &l->task_comm) &&
 	    kmp_dwarf_member(&w[W_TASK].die, "__state", &l->task_state))
 		l->have_tasks = true;
+	/* For the search of waiters on task stacks (any kernel). */
+	if (l->have_tasks &&
+	    kmp_dwarf_member(&w[W_WQE].die, "func", &l->wqe_func) &&
+	    kmp_dwarf_member(&w[W_TASK].die, "tasks", &l->task_tasks) &&
+	    kmp_dwarf_member(&w[W_TASK].die, "thread_group", &l->task_thread_group) &&
+	    kmp_dwarf_member(&w[W_TASK].die, "stack", &l->task_stack) &&
+	    kmp_dwarf_member_path(&w[W_TASK].die, "thread.sp", &l->task_thread_sp))
+		l->have_stacks = true;
 	if (l->lh_next.size != 8 || l->lh_prev.size != 8) {
 		kmp_seterr(err, "%s: struct list_head pointers are not 8 bytes", v->path);
 		return false;

@@ -65,19 +65,34 @@ static uint64_t dim_count(Dwarf_Die *sub)
 	return 0;
 }
 
+bool kmp_dwarf_pointee(Dwarf_Die *ptr, Dwarf_Die *type)
+{
+	return dwarf_tag(ptr) == DW_TAG_pointer_type && type_of(ptr, type);
+}
+
 bool kmp_dwarf_path(Dwarf_Die *type, uint64_t off, const char *stop_at, char *out,
 		    size_t len)
+{
+	return kmp_dwarf_path_end(type, off, stop_at, out, len, NULL);
+}
+
+bool kmp_dwarf_path_end(Dwarf_Die *type, uint64_t off, const char *stop_at, char *out,
+			size_t len, Dwarf_Die *end)
 {
 	Dwarf_Die cur;
 
 	if (!peel_type(type, &cur))
 		return false;
+	if (end)
+		*end = cur;
 	for (int depth = 0; depth < 16; depth++) {
 		int tag = dwarf_tag(&cur);
 		const char *name = dwarf_diename(&cur);
 		Dwarf_Die m, mt;
 		bool stepped = false;
 
+		if (end)
+			*end = cur;
 		if (off == 0 && tag == DW_TAG_pointer_type)
 			return true;
 		if (off == 0 && tag == DW_TAG_structure_type && name && !strcmp(name, stop_at))

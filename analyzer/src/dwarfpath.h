@@ -17,6 +17,11 @@
  */
 bool kmp_dwarf_path(Dwarf_Die *type, uint64_t off, const char *stop_at, char *out,
 		    size_t len);
+/* The same; @end gets the type where the path stopped (NULL: not wanted). */
+bool kmp_dwarf_path_end(Dwarf_Die *type, uint64_t off, const char *stop_at, char *out,
+			size_t len, Dwarf_Die *end);
+/* The type a pointer type points to, typedefs peeled. */
+bool kmp_dwarf_pointee(Dwarf_Die *ptr, Dwarf_Die *type);
 
 /* The type of the global variable @name defined in @dw (a small DWARF: a module's). */
 bool kmp_dwarf_variable_type(Dwarf *dw, const char *name, Dwarf_Die *type);

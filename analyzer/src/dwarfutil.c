@@ -5,6 +5,7 @@
  * unions) and enumerator values.
  */
 #include <dwarf.h>
+#include <gelf.h>
 #include <string.h>
 
 #include "dwarfutil.h"
@@ -66,7 +67,7 @@ static bool member_size(Dwarf_Die *m, uint64_t *size)
 
 /* Find member @name in @st, descending into anonymous structs and unions. */
 static bool find_member(Dwarf_Die *st, const char *name, uint64_t base,
-			struct kmp_field *f, int depth)
+			struct kmp_field *f, Dwarf_Die *die, int depth)
 {
 	Dwarf_Die m;
 
@@ -85,6 +86,8 @@ static bool find_member(Dwarf_Die *st, const char *name, uint64_t base,
 				f->size = 0;
 			f->off = base + off;
 			f->ok = true;
+			if (die)
+				*die = m;
 			return true;
 		}
 		if (!mn) {
@@ -93,7 +96,7 @@ static bool find_member(Dwarf_Die *st, const char *name, uint64_t base,
 
 			if (dwarf_attr_integrate(&m, DW_AT_type, &a) &&
 			    dwarf_formref_die(&a, &t) && peel(&t, &inner) &&
-			    find_member(&inner, name, base + off, f, depth + 1))
+			    find_member(&inner, name, base + off, f, die, depth + 1))
 				return true;
 		}
 	} while (dwarf_siblingof(&m, &m) == 0);
@@ -102,7 +105,11 @@ static bool find_member(Dwarf_Die *st, const char *name, uint64_t base,
 
 void kmp_dwarf_scan(Dwarf_Die *cu, struct kmp_wanted *w, size_t count)
 {
+	size_t missing = 0;
 	Dwarf_Die d;
+
+	for (size_t i = 0; i < count; i++)
+		missing += !w[i].found;
 
 	if (dwarf_child(cu, &d) != 0)
 		return;
@@ -121,9 +128,10 @@ void kmp_dwarf_scan(Dwarf_Die *cu, struct kmp_wanted *w, size_t count)
 			if (!w[i].found && w[i].tag == tag && !strcmp(n, w[i].name)) {
 				w[i].die = d;
 				w[i].found = true;
+				missing--;
 			}
 		}
-	} while (dwarf_siblingof(&d, &d) == 0);
+	} while (missing && dwarf_siblingof(&d, &d) == 0);	/* no further than needed */
 }
 
 static bool find_cu_by_name(Dwarf *dw, const char *suffix, Dwarf_Die *out)
@@ -151,7 +159,50 @@ static bool find_cu_by_name(Dwarf *dw, const char *suffix, Dwarf_Die *out)
 bool kmp_dwarf_member(Dwarf_Die *st, const char *name, struct kmp_field *f)
 {
 	memset(f, 0, sizeof(*f));
-	return find_member(st, name, 0, f, 0);
+	return find_member(st, name, 0, f, NULL, 0);
+}
+
+bool kmp_dwarf_member_type(Dwarf_Die *st, const char *name, Dwarf_Die *type)
+{
+	struct kmp_field f;
+	Dwarf_Attribute a;
+	Dwarf_Die m, t;
+
+	return find_member(st, name, 0, &f, &m, 0) &&
+	       dwarf_attr_integrate(&m, DW_AT_type, &a) && dwarf_formref_die(&a, &t) &&
+	       peel(&t, type);
+}
+
+bool kmp_dwarf_member_path(Dwarf_Die *st, const char *path, struct kmp_field *f)
+{
+	Dwarf_Die cur = *st;
+	uint64_t base = 0;
+	char part[64];
+
+	memset(f, 0, sizeof(*f));
+	for (int depth = 0; *path && depth < 8; depth++) {
+		size_t n = strcspn(path, ".");
+		struct kmp_field one;
+		Dwarf_Die next;
+
+		if (n == 0 || n >= sizeof(part))
+			return false;
+		memcpy(part, path, n);
+		part[n] = '\0';
+		path += n + (path[n] == '.');
+		if (!kmp_dwarf_member(&cur, part, &one))
+			return false;
+		base += one.off;
+		if (!*path) {
+			*f = one;
+			f->off = base;
+			return true;
+		}
+		if (!kmp_dwarf_member_type(&cur, part, &next))
+			return false;
+		cur = next;
+	}
+	return false;
 }
 
 bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)
@@ -174,10 +225,100 @@ bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)
 	return false;
 }
 
+static uint64_t get_le(const unsigned char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = n; i > 0; i--)
+		v = (v << 8) | p[i - 1];
+	return v;
+}
+
+/*
+ * The offset of the unit whose .debug_aranges set covers @addr, read from
+ * the raw section: libdw's dwarf_getaranges() also reads the header of
+ * every unit in .debug_info, which in a distribution vmlinux faults in
+ * pages all over its 170 MB.  Every length is checked against the section.
+ */
+static bool raw_aranges(Dwarf *dw, uint64_t addr, Dwarf_Off *cu_off)
+{
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf_Data *d = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_flags & SHF_COMPRESSED))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".debug_aranges")) {
+			d = elf_rawdata(scn, NULL);
+			break;
+		}
+	}
+	if (!d || !d->d_buf)
+		return false;
+	for (size_t off = 0; off + 4 <= d->d_size;) {
+		const unsigned char *p = (const unsigned char *)d->d_buf + off;
+		size_t avail = d->d_size - off, hdr, tuple, end, osize = 4, lsize = 4;
+		uint64_t len = get_le(p, 4), info;
+		unsigned int asize, ssize;
+
+		if (len == 0xffffffffULL) {
+			if (avail < 12)
+				return false;
+			len = get_le(p + 4, 8);
+			lsize = 12;
+			osize = 8;
+		} else if (len >= 0xfffffff0ULL) {
+			return false;
+		}
+		if (len > avail - lsize)
+			return false;
+		end = lsize + (size_t)len;
+		if (end < lsize + 2 + osize + 2)
+			return false;
+		info = get_le(p + lsize + 2, osize);
+		asize = p[lsize + 2 + osize];
+		ssize = p[lsize + 2 + osize + 1];
+		if (asize != 8 || ssize != 0)
+			return false;
+		hdr = lsize + 2 + osize + 2;
+		tuple = 2 * asize;
+		hdr = (hdr + tuple - 1) / tuple * tuple;	/* tuples are aligned */
+		for (size_t t = hdr; t + tuple <= end; t += tuple) {
+			uint64_t start = get_le(p + t, 8), length = get_le(p + t + 8, 8);
+
+			if (!start && !length)
+				break;
+			if (addr >= start && addr - start < length) {
+				*cu_off = info;
+				return true;
+			}
+		}
+		off += end;
+	}
+	return false;
+}
+
 bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 		  Dwarf_Die *cu, bool *via_aranges)
 {
+	Dwarf_Off cu_off, next;
+	size_t hsize;
+
 	*via_aranges = false;
+	if (!no_aranges && addr && raw_aranges(dw, addr, &cu_off) &&
+	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0 &&
+	    dwarf_offdie(dw, cu_off + hsize, cu)) {
+		*via_aranges = true;
+		return true;
+	}
 	if (!no_aranges && addr && dwarf_addrdie(dw, addr, cu)) {
 		*via_aranges = true;
 		return true;

@@ -27,6 +27,10 @@ bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 void kmp_dwarf_scan(Dwarf_Die *cu, struct kmp_wanted *w, size_t n);
 /* Offset and size of member @name of @st, searched in anonymous members too. */
 bool kmp_dwarf_member(Dwarf_Die *st, const char *name, struct kmp_field *f);
+/* The same for a path of named members: "thread.sp" (offset from @st). */
+bool kmp_dwarf_member_path(Dwarf_Die *st, const char *path, struct kmp_field *f);
+/* The type of member @name of @st, typedefs and qualifiers peeled. */
+bool kmp_dwarf_member_type(Dwarf_Die *st, const char *name, Dwarf_Die *type);
 bool kmp_dwarf_size(Dwarf_Die *type, uint64_t *size);
 bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value);
 

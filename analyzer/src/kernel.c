@@ -11,7 +11,8 @@
 enum {
 	K_STEXT, K_ETEXT, K_SDATA, K_EDATA, K_SBSS, K_EBSS, K_INIT_TASK, K_MEMPOOL_ALLOC,
 	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
-	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_N
+	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_PAGE_OFFSET_BASE,
+	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_N
 };
 
 bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
@@ -30,6 +31,10 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		[K_ALLOC_PAGES] = { "mempool_alloc_pages" },
 		[K_FREE_PAGES] = { "mempool_free_pages" },
 		[K_MODULES] = { "modules" }, [K_MODULE_CU] = { "__module_address" },
+		[K_PAGE_OFFSET_BASE] = { "page_offset_base" },
+		[K_VMEMMAP_BASE] = { "vmemmap_base" },
+		[K_RO_AFTER_INIT] = { "__start_ro_after_init" },
+		[K_RO_AFTER_INIT_END] = { "__end_ro_after_init" },
 	};
 	static const int needed[] = { K_STEXT, K_ETEXT, K_INIT_TASK, K_MEMPOOL_ALLOC,
 				      K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK };
@@ -65,6 +70,10 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->fns.kfree = RT(K_KFREE);
 	k->fns.alloc_pages = RT(K_ALLOC_PAGES);
 	k->fns.free_pages = RT(K_FREE_PAGES);
+	k->page_offset_base_sym = RT(K_PAGE_OFFSET_BASE);
+	k->vmemmap_base_sym = RT(K_VMEMMAP_BASE);
+	k->ro_after_init = RT(K_RO_AFTER_INIT);
+	k->ro_after_init_end = RT(K_RO_AFTER_INIT_END);
 #undef RT
 	k->thread_size = s[K_END_INIT_TASK].addr - s[K_INIT_STACK].addr;
 	if (s[K_END_INIT_TASK].addr <= s[K_INIT_STACK].addr || k->thread_size > (1u << 20) ||
@@ -77,8 +86,10 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		kmp_seterr(err, "%s: no size for mempool_alloc, or no kernel text", vml->path);
 		return false;
 	}
-	if (kmp_modlayout_load(vml, s[K_MODULE_CU].found ? s[K_MODULE_CU].addr : 0, false,
-			       &ml) && s[K_MODULES].found) {
+	/* struct module: from mm/mempool.c's unit if it has it (read anyway), else its own. */
+	if ((kmp_modlayout_load(vml, s[K_MEMPOOL_ALLOC].addr, false, &ml) ||
+	     kmp_modlayout_load(vml, s[K_MODULE_CU].found ? s[K_MODULE_CU].addr : 0, false,
+				&ml)) && s[K_MODULES].found) {
 		k->have_modules = true;
 		k->modlayout = ml;
 		kmp_modules_read(mem, l, &ml, s[K_MODULES].addr + kaslr, lim, &k->mods);
@@ -93,6 +104,17 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 void kmp_kernel_free(struct kmp_kernel *k)
 {
 	kmp_modules_free(&k->mods);
+}
+
+void kmp_kernel_slab_init(const struct kmp_kernel *k, struct kmp_slablayout *sl)
+{
+	struct kmp_err e;
+
+	sl->page_size = k->page_size;
+	if (!sl->objects_ok || !k->page_offset_base_sym || !k->vmemmap_base_sym ||
+	    !kmp_read_uint(k->mem, k->page_offset_base_sym, 8, &sl->page_offset_base, &e) ||
+	    !kmp_read_uint(k->mem, k->vmemmap_base_sym, 8, &sl->vmemmap_base, &e))
+		sl->objects_ok = false;
 }
 
 bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr)

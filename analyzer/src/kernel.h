@@ -11,6 +11,7 @@
 #include "layout.h"
 #include "mem.h"
 #include "modules.h"
+#include "slab.h"
 #include "vmlinux.h"
 
 /* The functions of the standard pool types, runtime addresses (0: none). */
@@ -27,6 +28,8 @@ struct kmp_kernel {
 	uint64_t stext, etext;			/* kernel text, runtime */
 	uint64_t sdata, edata;			/* _sdata.._edata, runtime */
 	uint64_t sbss, ebss;			/* __bss_start..__bss_stop */
+	uint64_t ro_after_init, ro_after_init_end;
+	uint64_t page_offset_base_sym, vmemmap_base_sym;	/* the variables */
 	uint64_t init_task;
 	uint64_t mempool_alloc, mempool_alloc_end;
 	uint64_t autoremove_wake_function;
@@ -47,6 +50,9 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		     struct kmp_vmlinux *vml, uint64_t kaslr, uint64_t page_size,
 		     const struct kmp_limits_mods *lim, struct kmp_err *err);
 void kmp_kernel_free(struct kmp_kernel *k);
+
+/* Read the direct map and vmemmap bases into @sl (objects_ok false if unknown). */
+void kmp_kernel_slab_init(const struct kmp_kernel *k, struct kmp_slablayout *sl);
 
 /* Is @addr in kernel text or in the text of a loaded module? */
 bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr);

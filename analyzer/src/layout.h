@@ -24,17 +24,22 @@ struct kmp_enumerator {
 };
 
 struct kmp_layout {
-	/* struct mempool_s */
+	/* struct mempool_s: what every kernel has */
 	uint64_t pool_size;
-	struct kmp_field list, name, owner, elem_size, type, min_nr, curr_nr,
-			 low_nr, nr_reserve, nr_wait, wait;
+	struct kmp_field lock, min_nr, curr_nr, elements, pool_data, alloc, free, wait;
+	/* what the series adds (mempool_list, names, statistics) */
+	bool series;
+	struct kmp_field list, name, owner, elem_size, type, low_nr, nr_reserve, nr_wait;
 	/* struct list_head */
 	struct kmp_field lh_next, lh_prev;
 	/* struct wait_queue_head, struct wait_queue_entry */
-	struct kmp_field wqh_head, wqe_private, wqe_entry;
+	struct kmp_field wqh_head, wqe_private, wqe_entry, wqe_func;
 	/* struct task_struct */
 	struct kmp_field task_pid, task_comm, task_state;
 	bool have_tasks;
+	/* task_struct members for the search of task stacks */
+	struct kmp_field task_tasks, task_thread_group, task_stack, task_thread_sp;
+	bool have_stacks;
 	/* enum mempool_type */
 	unsigned int ntypes;
 	struct kmp_enumerator types[KMP_MAX_TYPES];

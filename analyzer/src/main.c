@@ -10,9 +10,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "dwarf_kernel.h"
 #include "printk.h"
 #include "report.h"
 #include "session.h"
+#include "stackreport.h"
 
 #define KMP_VERSION "1.0"
 
@@ -23,7 +25,8 @@ static const char usage[] =
 "Commands:\n"
 "  report      the /proc/mempool table, byte for byte (default)\n"
 "  info        kernel release, build ID, KASLR offset, dump format, crash time\n"
-"  waiters     pools with tasks waiting on them, and those tasks\n"
+"  waiters     pools with tasks waiting on them, and those tasks; on a kernel\n"
+"              without the series, found on the tasks' stacks (any kernel)\n"
 "\n"
 "Options:\n"
 "  -c, --core PATH       /proc/kcore (default) or a vmcore: ELF, kdump-compressed\n"
@@ -32,6 +35,12 @@ static const char usage[] =
 "                        OSRELEASE and BUILD-ID like drgn does\n"
 "  -f, --format FMT      text (default) or json\n"
 "      --force           use a vmlinux that does not match the core\n"
+"      --source SRC      waiters: list (mempool_list, default with the series)\n"
+"                        or stacks (task stacks, the only source without it)\n"
+"  -M, --module-debug P  a module with DWARF (NAME.ko) or a directory to search\n"
+"                        for them, to name pools in modules by member (repeatable;\n"
+"                        /usr/lib/debug/lib/modules/REL and /lib/modules/REL are\n"
+"                        searched too)\n"
 "      --max-entries N   bound on list entries walked (default 1000000)\n"
 "  -h, --help            this text\n"
 "  -V, --version         kmempool's version\n"
@@ -39,13 +48,15 @@ static const char usage[] =
 "Exit status:\n"
 "  0  complete report\n"
 "  1  bad command line\n"
-"  2  core missing, unreadable, a directory, not a kernel dump, flattened\n"
-"     (run makedumpfile -R first) or without VMCOREINFO\n"
+"  2  core missing, unreadable, a directory, not a kernel dump, a flattened\n"
+"     dump with bad records, truncated before its kernel data, or without\n"
+"     VMCOREINFO (flattened dumps, makedumpfile -F, are read in place)\n"
 "  3  vmlinux missing, unreadable, not found, not ELF or without debug info\n"
 "  4  vmlinux does not belong to the core (build ID, release or linux_banner)\n"
 "  5  partial report: a list entry was unreadable or corrupt; the pools read\n"
 "     before it were printed, stderr names the entry and the last good node\n"
-"  6  kernel without mempool_list, unknown /proc/mempool format version, or\n"
+"  6  the report on a kernel without mempool_list, unknown /proc/mempool\n"
+"     format version, or\n"
 "     debug info lacking a needed type or member\n";
 
 struct cli {
@@ -63,6 +74,8 @@ static int parse(int argc, char **argv, struct cli *c)
 		{ "force", no_argument, NULL, 'F' },
 		{ "max-entries", required_argument, NULL, 'm' },
 		{ "no-aranges", no_argument, NULL, 'A' },
+		{ "source", required_argument, NULL, 'S' },
+		{ "module-debug", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -74,7 +87,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	c->command = "report";
 	c->o.lim.max_pools = 1000000;
 	c->o.lim.max_waiters = 1000000;
-	while ((ch = getopt_long(argc, argv, "c:s:f:hV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:s:f:M:hV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (ch) {
@@ -82,6 +95,22 @@ static int parse(int argc, char **argv, struct cli *c)
 		case 's': c->o.vmlinux = optarg; break;
 		case 'F': c->o.force = true; break;
 		case 'A': c->o.no_aranges = true; break;
+		case 'S':
+			if (!strcmp(optarg, "stacks"))
+				c->o.from_stacks = true;
+			else if (strcmp(optarg, "list")) {
+				fprintf(stderr, "kmempool: unknown source '%s' (list or stacks)\n",
+					optarg);
+				return KMP_EUSAGE;
+			}
+			break;
+		case 'M':
+			if (c->o.nmoddebug == sizeof(c->o.moddebug) / sizeof(c->o.moddebug[0])) {
+				fprintf(stderr, "kmempool: too many --module-debug paths\n");
+				return KMP_EUSAGE;
+			}
+			c->o.moddebug[c->o.nmoddebug++] = optarg;
+			break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
 				c->json = true;
@@ -130,8 +159,51 @@ static void json_kernel(FILE *f, const struct kmp_session *s)
 	fputs(", \"format\": ", f);
 	kmp_json_string(f, s->core.format);
 	fputs(", \"mempool_format\": ", f);
-	kmp_json_string(f, s->version);
+	if (s->series)
+		kmp_json_string(f, s->version);
+	else
+		fputs("null", f);
 	fputc('}', f);
+}
+
+static void json_kernel_cb(FILE *f, const void *arg)
+{
+	json_kernel(f, arg);
+}
+
+/* waiters from task stacks: kernels without the series, or --source stacks */
+static int cmd_waiters_stacks(struct kmp_session *s, const struct cli *c,
+			      struct kmp_err *err)
+{
+	struct kmp_limits_mods ml = { 100000, 1u << 22 };
+	struct kmp_stackreport_opts so = {
+		.json = c->json, .series = s->series,
+		.max_tasks = c->o.lim.max_pools, .max_waiters = c->o.lim.max_waiters,
+		.json_kernel = json_kernel_cb, .json_kernel_arg = s,
+	};
+	struct kmp_slablayout sl;
+	struct kmp_naming *nm;
+	struct kmp_kernel k;
+	int rc;
+
+	if (!kmp_kernel_init(&k, &s->core.mem, &s->layout, &s->vml, s->kaslr, s->page_size,
+			     &ml, err))
+		return KMP_EFORMAT;
+	kmp_slablayout_load(&s->vml, s->layout_cu_addr, c->o.no_aranges, &sl);
+	kmp_kernel_slab_init(&k, &sl);
+	nm = kmp_naming_new(&k, &sl, c->o.moddebug, c->o.nmoddebug, s->release);
+	if (!nm) {
+		kmp_kernel_free(&k);
+		kmp_seterr(err, "out of memory");
+		return KMP_EPARTIAL;
+	}
+	if (!k.mods.complete)
+		fprintf(stderr, "kmempool: warning: modules unknown, module code and data "
+			"are not named: %s\n", k.mods.why);
+	rc = kmp_stackreport(stdout, &k, &sl, nm, &so, err);
+	kmp_naming_free(nm);
+	kmp_kernel_free(&k);
+	return rc;
 }
 
 static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
@@ -168,7 +240,8 @@ static void print_waiter(const struct kmp_waiter *w, void *arg)
 	if (o->json) {
 		printf("%s{\"pid\": %" PRId64 ", \"comm\": ", o->n ? ", " : "", w->pid);
 		kmp_json_string(stdout, w->comm);
-		printf(", \"state\": \"%.1s\"}", kmp_task_state(w->state));
+		printf(", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"}",
+		       kmp_task_state(w->state), w->task);
 	} else {
 		printf("    pid %-7" PRId64 " %-16s %s\n", w->pid, w->comm,
 		       kmp_task_state(w->state));
@@ -186,7 +259,7 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 	if (c->json) {
 		printf("{");
 		json_kernel(stdout, s);
-		printf(", \"pools\": [");
+		printf(", \"source\": \"list\", \"pools\": [");
 	} else {
 		kmp_report_header(stdout, s->version);
 	}
@@ -199,8 +272,8 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 		if (!p->waiting)
 			continue;
 		if (c->json) {
-			printf("%s\n  {\"pool\": ", shown ? "," : "");
-			kmp_json_pool(stdout, p);
+			printf("%s\n  ", shown ? "," : "");
+			kmp_json_pool_open(stdout, p);
 			printf(", \"waiters\": [");
 		} else {
 			kmp_report_pool(stdout, p);
@@ -215,10 +288,19 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 			rc = wrc;
 		}
 	}
-	if (c->json)
-		printf("\n]}\n");
-	else if (!shown)
+	if (c->json) {
+		printf("\n], \"complete\": %s", rc == KMP_OK ? "true" : "false");
+		if (rc != KMP_OK) {
+			printf(", \"reason\": ");
+			kmp_json_string(stdout, err->msg);
+		}
+		printf("}\n");
+	} else if (!shown && rc == KMP_OK) {
 		printf("# no task is waiting on any mempool\n");
+	} else if (!shown) {
+		printf("# no task found waiting on the pools read; the list was not read "
+		       "to its end (see stderr)\n");
+	}
 	kmp_pools_free(&pools);
 	return rc;
 }
@@ -249,7 +331,10 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 		printf(", \"vmlinux\": ");
 		kmp_json_string(stdout, s->vml.path);
 		printf(", \"mempool_format\": ");
-		kmp_json_string(stdout, s->version);
+		if (s->series)
+			kmp_json_string(stdout, s->version);
+		else
+			printf("null");
 		if (s->vi.have_crashtime)
 			printf(", \"crash_time\": %" PRId64, s->vi.crashtime);
 		printf(", \"panic\": ");
@@ -267,7 +352,10 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 	printf("source:         %s\n", s->core.path);
 	printf("dump format:    %s\n", s->core.format);
 	printf("vmlinux:        %s\n", s->vml.path);
-	printf("mempool format: %s\n", s->version);
+	if (s->series)
+		printf("mempool format: %s\n", s->version);
+	else
+		printf("mempool format: none (no mempool_list: a kernel without the series)\n");
 	if (s->vi.have_crashtime)
 		printf("crash time:     %s (%" PRId64 ")\n", when, s->vi.crashtime);
 	else
@@ -291,7 +379,14 @@ int main(int argc, char **argv)
 	if (rc != KMP_OK)
 		return rc;
 	rc = kmp_session_open(&s, &c.o, &err);
-	if (rc == KMP_OK && strcmp(c.command, "info") && !kmp_format_known(s.version)) {
+	if (rc == KMP_OK && !s.series && !strcmp(c.command, "report")) {
+		kmp_seterr(&err, "%s has no mempool_list: this kernel lacks the series, so "
+			   "there is no /proc/mempool table to reproduce; `kmempool waiters` "
+			   "finds blocked tasks and their pools on any kernel", s.vml.path);
+		rc = KMP_EFORMAT;
+	}
+	if (rc == KMP_OK && s.series && strcmp(c.command, "info") &&
+	    !kmp_format_known(s.version)) {
 		kmp_seterr(&err, "this kernel's /proc/mempool format is version '%s'; "
 			   "kmempool %s knows %s", s.version, KMP_VERSION, kmp_formats_known());
 		rc = KMP_EFORMAT;
@@ -299,6 +394,8 @@ int main(int argc, char **argv)
 	if (rc == KMP_OK) {
 		if (!strcmp(c.command, "info"))
 			rc = cmd_info(&s, &c);
+		else if (!strcmp(c.command, "waiters") && (!s.series || c.o.from_stacks))
+			rc = cmd_waiters_stacks(&s, &c, &err);
 		else if (!strcmp(c.command, "waiters"))
 			rc = cmd_waiters(&s, &c, &err);
 		else

@@ -24,14 +24,17 @@ struct moddebug {
 
 struct kmp_naming {
 	const struct kmp_kernel *k;
+	const struct kmp_slablayout *sl;
+	struct kmp_varindex *varindex;		/* built on first use */
 	char *paths[MAX_DEBUG_PATHS];
 	size_t npaths;
 	struct moddebug mods[MAX_MODS_CACHED];
 	size_t nmods;
 };
 
-struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const char *const *moddebug,
-				  size_t nmoddebug, const char *release)
+struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+				  const char *const *moddebug, size_t nmoddebug,
+				  const char *release)
 {
 	struct kmp_naming *nm = calloc(1, sizeof(*nm));
 	char buf[4096];
@@ -39,6 +42,7 @@ struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const char *const 
 	if (!nm)
 		return NULL;
 	nm->k = k;
+	nm->sl = sl;
 	for (size_t i = 0; i < nmoddebug && nm->npaths < MAX_DEBUG_PATHS; i++)
 		nm->paths[nm->npaths++] = strdup(moddebug[i]);
 	if (release && *release && !strchr(release, '/') && !strstr(release, "..")) {
@@ -56,6 +60,7 @@ void kmp_naming_free(struct kmp_naming *nm)
 {
 	if (!nm)
 		return;
+	kmp_vmlinux_varindex_free(nm->varindex);
 	for (size_t i = 0; i < nm->npaths; i++)
 		free(nm->paths[i]);
 	for (size_t i = 0; i < nm->nmods; i++)
@@ -163,34 +168,48 @@ static Dwarf *module_dwarf(struct kmp_naming *nm, const char *mod)
 	return md->dw;
 }
 
-/* "sym" + member path in @dw, or "sym+0xOFF" without it. */
-static void symbol_path(Dwarf *dw, const char *sym, uint64_t off, const char *stop_at,
-			char *out, size_t len)
-{
-	Dwarf_Die type;
+/* A place in a global: "sym.member[2]" or "sym+0x10", its module, its type. */
+struct place {
+	char expr[400];
+	char mod[KMP_MODNAME_MAX];	/* "" for vmlinux */
+	bool typed;			/* @end is the type at the place */
+	Dwarf_Die end;
+};
 
-	snprintf(out, len, "%s", sym);
-	if (dw && kmp_dwarf_variable_type(dw, sym, &type) &&
-	    kmp_dwarf_path(&type, off, stop_at, out, len))
+/* @type: the variable's DWARF type, NULL if unknown. */
+static void place_at(Dwarf_Die *type, const char *sym, uint64_t off, const char *stop_at,
+		     struct place *pl)
+{
+	snprintf(pl->expr, sizeof(pl->expr), "%s", sym);
+	pl->typed = false;
+	if (type && kmp_dwarf_path_end(type, off, stop_at, pl->expr, sizeof(pl->expr), &pl->end)) {
+		pl->typed = !strstr(pl->expr, "+0x");
 		return;
+	}
 	if (off)
-		snprintf(out + strlen(out), len - strlen(out), "+0x%" PRIx64, off);
+		snprintf(pl->expr + strlen(pl->expr), sizeof(pl->expr) - strlen(pl->expr),
+			 "+0x%" PRIx64, off);
 }
 
-/* Name a global place at @addr (pool or pointer); false if not in a global. */
-static bool name_global(struct kmp_naming *nm, uint64_t addr, const char *stop_at,
-			char *out, size_t len)
+/* The global place at @addr (pool or pointer); false if not in a global. */
+static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop_at,
+			  struct place *pl)
 {
 	const struct kmp_kernel *k = nm->k;
 	const struct kmp_module *m;
 	const char *sym;
 	uint64_t start, size;
-	char mname[128], path[512];
+	char mname[128];
 
+	Dwarf_Die type;
+	Dwarf *dw;
+
+	pl->mod[0] = '\0';
 	if (kmp_kernel_in_image(k, addr)) {
 		if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &sym, &start, &size))
 			return false;
-		symbol_path(NULL, sym, addr - k->kaslr - start, stop_at, out, len);
+		place_at(kmp_vmlinux_variable_type(k->vml, &nm->varindex, sym, start, &type) ?
+			 &type : NULL, sym, addr - k->kaslr - start, stop_at, pl);
 		return true;
 	}
 	m = kmp_module_at(&k->mods, addr);
@@ -199,10 +218,18 @@ static bool name_global(struct kmp_naming *nm, uint64_t addr, const char *stop_a
 	if (!kmp_module_symbol(k->mem, &k->modlayout, m, addr, k->lim.max_module_syms,
 			       mname, sizeof(mname), &start, &size))
 		return false;
-	symbol_path(module_dwarf(nm, m->name), mname, addr - start, stop_at, path,
-		    sizeof(path));
-	snprintf(out, len, "%s [%s]", path, m->name);
+	dw = module_dwarf(nm, m->name);
+	place_at(dw && kmp_dwarf_variable_type(dw, mname, &type) ? &type : NULL, mname,
+		 addr - start, stop_at, pl);
+	snprintf(pl->mod, sizeof(pl->mod), "%s", m->name);
 	return true;
+}
+
+static void finish(char *out, size_t len, const char *prefix, const char *expr,
+		   const char *suffix, const char *mod)
+{
+	snprintf(out, len, "%s%s%s%s%s%s", prefix, expr, suffix, mod[0] ? " [" : "", mod,
+		 mod[0] ? "]" : "");
 }
 
 /* A word equal to @target in [lo, hi), read a page at a time; 0 if none. */
@@ -241,30 +268,65 @@ static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr)
 
 	if (!page)
 		return 0;
-	if (k->sdata && k->edata > k->sdata)
-		at = find_pointer(k, k->sdata, k->edata, addr, page);
-	if (!at && k->sbss && k->ebss > k->sbss)
-		at = find_pointer(k, k->sbss, k->ebss, addr, page);
+	/* Module data first: small, and where a module keeps its pools. */
 	for (size_t i = 0; !at && i < k->mods.n; i++) {
 		const struct kmp_module *m = &k->mods.v[i];
 
 		at = find_pointer(k, m->data_start, m->base + m->size, addr, page);
 	}
+	if (!at && k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
+		at = find_pointer(k, k->ro_after_init, k->ro_after_init_end, addr, page);
+	if (!at && k->sdata && k->edata > k->sdata)
+		at = find_pointer(k, k->sdata, k->edata, addr, page);
+	if (!at && k->sbss && k->ebss > k->sbss)
+		at = find_pointer(k, k->sbss, k->ebss, addr, page);
 	free(page);
 	return at;
 }
 
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len)
 {
-	char where[480];
-	uint64_t ptr;
+	const struct kmp_kernel *k = nm->k;
+	uint64_t ptr, obj, cache, osize, off;
+	char cname[KMP_CACHE_NAME_MAX], path[400];
+	struct place pl;
+	struct kmp_err e;
+	Dwarf_Die target;
 
-	if (name_global(nm, addr, "mempool_s", out, len))
-		return;
-	ptr = pointer_to(nm->k, addr);
-	if (ptr && name_global(nm, ptr, "mempool_s", where, sizeof(where))) {
-		snprintf(out, len, "*%s", where);
+	/* A global that is, or holds, the pool. */
+	if (locate_global(nm, addr, "mempool_s", &pl)) {
+		finish(out, len, "", pl.expr, "", pl.mod);
 		return;
 	}
-	snprintf(out, len, "-");
+	/* A global that points at it. */
+	ptr = pointer_to(k, addr);
+	if (ptr && locate_global(nm, ptr, "mempool_s", &pl)) {
+		finish(out, len, "*", pl.expr, "", pl.mod);
+		return;
+	}
+	/* A slab object that holds it, and a global that points at that. */
+	if (!nm->sl || !kmp_slab_object(k->mem, nm->sl, addr, &obj, &cache)) {
+		snprintf(out, len, "-");
+		return;
+	}
+	off = addr - obj;
+	ptr = off ? pointer_to(k, obj) : 0;
+	if (ptr && locate_global(nm, ptr, "mempool_s", &pl)) {
+		path[0] = '\0';
+		if (pl.typed && kmp_dwarf_pointee(&pl.end, &target) &&
+		    kmp_dwarf_path(&target, off, "mempool_s", path, sizeof(path)) &&
+		    path[0] == '.' && !strstr(path, "+0x")) {
+			/* "->" then the path without its leading '.' */
+			snprintf(out, len, "%s->%s%s%s%s", pl.expr, path + 1, pl.mod[0] ? " [" : "",
+				 pl.mod, pl.mod[0] ? "]" : "");
+			return;
+		}
+		snprintf(path, sizeof(path), ")+0x%" PRIx64, off);
+		finish(out, len, "(*", pl.expr, path, pl.mod);
+		return;
+	}
+	if (kmp_cache_read(k->mem, nm->sl, cache, cname, sizeof(cname), &osize, &e))
+		snprintf(out, len, "<%s>+0x%" PRIx64, cname, off);
+	else
+		snprintf(out, len, "-");
 }

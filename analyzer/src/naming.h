@@ -5,7 +5,10 @@
  *   - in a global of vmlinux or a module: the symbol and, where the DWARF
  *     of its type is at hand, the member path ("kmp_stock_devs[1].pool",
  *     "fs_bio_set.bio_pool"); otherwise "symbol+0xOFF";
- *   - elsewhere (kmalloc'd): a global that points at it ("*kmp_stock_ptr");
+ *   - elsewhere (kmalloc'd): a global that points at it ("*kmp_stock_private");
+ *   - inside a slab object that a global points at: "kmp_stock_ctx->page_pool"
+ *     (with DWARF) or "(*kmp_stock_ctx)+0x40";
+ *   - inside a slab object nothing points at: "<kmalloc-1k>+0x40";
  *   - else "-".
  * Module names come from the modules' symbol tables in memory; module
  * debug files (optional) add member paths.
@@ -21,8 +24,9 @@ struct kmp_naming;
  * @moddebug: files or directories to look in for NAME.ko with DWARF (may
  * be NULL); @release: the kernel release, for the default places.
  */
-struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const char *const *moddebug,
-				  size_t nmoddebug, const char *release);
+struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+				  const char *const *moddebug, size_t nmoddebug,
+				  const char *release);
 void kmp_naming_free(struct kmp_naming *nm);
 
 /* Name the pool at @addr into @out ("-" when nothing names it). */

@@ -60,21 +60,24 @@ static bool wait_head_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_e
 static void name_alloc(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 		       struct kmp_poolinfo *pi)
 {
+	const struct kmp_poolfns *f = &k->fns;
 	char cache[KMP_CACHE_NAME_MAX];
 	uint64_t osize;
 	struct kmp_err e;
+	bool cache_ok = !strcmp(pi->type, "slab") &&
+		kmp_cache_read(k->mem, sl, pi->pool_data, cache, sizeof(cache), &osize, &e);
 
-	if (!strcmp(pi->type, "slab") &&
-	    kmp_cache_read(k->mem, sl, pi->pool_data, cache, sizeof(cache), &osize, &e)) {
-		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "mempool_alloc_slab(%s)", cache);
+	if (cache_ok) {
 		pi->elem_size = osize;
 		pi->have_elem_size = true;
-	} else if (!strcmp(pi->type, "slab")) {
-		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "mempool_alloc_slab(?)");
-	} else if (!strcmp(pi->type, "kmalloc")) {
+	}
+	if (!strcmp(pi->type, "slab") && pi->alloc == f->alloc_slab) {
+		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "mempool_alloc_slab(%s)",
+			 cache_ok ? cache : "?");
+	} else if (!strcmp(pi->type, "kmalloc") && pi->alloc == f->kmalloc) {
 		snprintf(pi->alloc_name, sizeof(pi->alloc_name), "mempool_kmalloc(%" PRIu64 ")",
 			 pi->pool_data);
-	} else if (!strcmp(pi->type, "page")) {
+	} else if (!strcmp(pi->type, "page") && pi->alloc == f->alloc_pages) {
 		snprintf(pi->alloc_name, sizeof(pi->alloc_name),
 			 "mempool_alloc_pages(order %" PRIu64 ")", pi->pool_data);
 	} else if (!kmp_kernel_symbolize(k, pi->alloc, pi->alloc_name, sizeof(pi->alloc_name))) {
@@ -156,14 +159,19 @@ bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 	}
 	if (!wait_head_ok(k, addr + l->wait.off + l->wqh_head.off, why))
 		goto out;
-	/* The type, from the allocation functions. */
-	if (f->alloc_slab && pi->alloc == f->alloc_slab && pi->free == f->free_slab) {
+	/*
+	 * The type, from the free function: it says what the elements are
+	 * (a pool whose allocation function a caller wraps or swaps still
+	 * holds slab objects, kmalloc blocks or pages).  The allocation
+	 * function is shown by name.
+	 */
+	if (f->free_slab && pi->free == f->free_slab) {
 		pi->type = "slab";
-	} else if (f->kmalloc && pi->alloc == f->kmalloc && pi->free == f->kfree) {
+	} else if (f->kfree && pi->free == f->kfree) {
 		pi->type = "kmalloc";
 		pi->elem_size = pi->pool_data;
 		pi->have_elem_size = true;
-	} else if (f->alloc_pages && pi->alloc == f->alloc_pages && pi->free == f->free_pages) {
+	} else if (f->free_pages && pi->free == f->free_pages) {
 		if (pi->pool_data > 20) {
 			kmp_seterr(why, "page pool of order %" PRIu64, pi->pool_data);
 			goto out;

@@ -58,7 +58,13 @@ void kmp_json_string(FILE *f, const char *s)
 
 void kmp_json_pool(FILE *f, const struct kmp_pool *p)
 {
-	fputs("{\"name\": ", f);
+	kmp_json_pool_open(f, p);
+	fputc('}', f);
+}
+
+void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
+{
+	fprintf(f, "{\"address\": \"0x%" PRIx64 "\", \"name\": ", p->addr);
 	kmp_json_string(f, p->name);
 	fputs(", \"type\": ", f);
 	kmp_json_string(f, p->type);
@@ -72,5 +78,4 @@ void kmp_json_pool(FILE *f, const struct kmp_pool *p)
 		fputs("null", f);
 	else
 		kmp_json_string(f, p->owner);
-	fputc('}', f);
 }

@@ -19,5 +19,7 @@ void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools
 /* JSON helpers. */
 void kmp_json_string(FILE *f, const char *s);
 void kmp_json_pool(FILE *f, const struct kmp_pool *p);
+/* The same without the closing brace, for members that follow ("waiters"). */
+void kmp_json_pool_open(FILE *f, const struct kmp_pool *p);
 
 #endif

@@ -2,6 +2,7 @@
 /* kmempool: open and cross-check a core and a vmlinux. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "session.h"
@@ -19,6 +20,26 @@ static void banner_release(const char *banner, char *rel, size_t len)
 		n++;
 	memcpy(rel, p, n);
 	rel[n] = '\0';
+}
+
+/* PAGESIZE from VMCOREINFO; the x86-64 page size when it is absent. */
+static uint64_t page_size(const char *vmcoreinfo)
+{
+	const char *p = vmcoreinfo;
+	uint64_t v;
+	char *end;
+
+	while (p && *p) {
+		if (!strncmp(p, "PAGESIZE=", 9)) {
+			v = strtoull(p + 9, &end, 10);
+			if ((*end == '\n' || !*end) && v >= 4096 && v <= 65536 && !(v & (v - 1)))
+				return v;
+			break;
+		}
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return 4096;
 }
 
 enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_N };
@@ -107,17 +128,23 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 			return KMP_EMISMATCH;
 		}
 	}
-	if (!syms[S_LIST].found) {
-		kmp_seterr(err, "%s has no symbol mempool_list: this kernel lacks the "
-			   "mempool_list patches", path);
-		return KMP_EFORMAT;
-	}
-	s->mempool_list = syms[S_LIST].addr + s->kaslr;
+	/* Without mempool_list this is a stock kernel: the searches of memory still work. */
+	s->series = syms[S_LIST].found;
+	s->mempool_list = s->series ? syms[S_LIST].addr + s->kaslr : 0;
 	s->prb = syms[S_PRB].found ? syms[S_PRB].addr + s->kaslr : 0;
 	s->prb_cu = syms[S_PRB_CUFN].found ? syms[S_PRB_CUFN].addr : 0;
+	s->page_size = page_size(s->core.vmcoreinfo);
+	s->layout_cu_addr = syms[S_CUFN].found ? syms[S_CUFN].addr : 0;
 	if (!kmp_layout_load(&s->vml, syms[S_CUFN].found ? syms[S_CUFN].addr : 0,
 			     o->no_aranges, &s->layout, err))
 		return KMP_EFORMAT;
+	if (s->series != s->layout.series) {
+		kmp_seterr(err, "%s: mempool_list and the DWARF of struct mempool_s disagree "
+			   "on whether this kernel has the series", path);
+		return KMP_EFORMAT;
+	}
+	if (!s->series)
+		return KMP_OK;
 	if (!syms[S_VERSION].found) {
 		kmp_seterr(err, "%s has no symbol mempool_format_version", path);
 		return KMP_EFORMAT;

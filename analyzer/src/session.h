@@ -17,6 +17,9 @@ struct kmp_options {
 	const char *vmlinux;	/* NULL: search like drgn */
 	bool force;		/* accept a vmlinux that does not match */
 	bool no_aranges;	/* scan unit headers instead (benchmark) */
+	bool from_stacks;	/* waiters: search task stacks even with mempool_list */
+	const char *moddebug[16];	/* --module-debug files or directories */
+	size_t nmoddebug;
 	struct kmp_limits lim;
 };
 
@@ -29,7 +32,10 @@ struct kmp_session {
 	uint64_t mempool_list;	/* runtime address */
 	uint64_t prb;		/* runtime address of prb, 0 if no such symbol */
 	uint64_t prb_cu;	/* link-time address of code in printk_ringbuffer.c */
-	char version[16];	/* /proc/mempool format of this kernel */
+	bool series;		/* the kernel has mempool_list */
+	uint64_t page_size;
+	uint64_t layout_cu_addr;	/* link-time address of code in mm/mempool.c */
+	char version[16];	/* /proc/mempool format of this kernel ("" without the series) */
 	char release[65];
 	char banner[256];
 	bool core_open, vml_open;

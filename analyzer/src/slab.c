@@ -31,3 +31,52 @@ bool kmp_cache_read(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64
 	}
 	return true;
 }
+
+static bool page_of(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64_t pfn,
+		    uint64_t *page, uint64_t *flags)
+{
+	struct kmp_err e;
+
+	*page = sl->vmemmap_base + pfn * sl->page_struct_size;
+	return kmp_read_uint(mem, *page + sl->flags.off, 8, flags, &e);
+}
+
+bool kmp_slab_object(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64_t addr,
+		     uint64_t *obj, uint64_t *cache)
+{
+	uint64_t pfn, page, flags, head, size, pad = 0, base, idx, shift = 0;
+	struct kmp_err e;
+
+	if (!sl->ok || !sl->objects_ok || addr < sl->page_offset_base)
+		return false;
+	while ((1ULL << shift) < sl->page_size)
+		shift++;
+	pfn = (addr - sl->page_offset_base) >> shift;
+	if (pfn > (1ULL << 40) || !page_of(mem, sl, pfn, &page, &flags))
+		return false;
+	/* A tail page points at its head with bit 0 set. */
+	if (!kmp_read_uint(mem, page + sl->compound_head.off, 8, &head, &e))
+		return false;
+	if (head & 1) {
+		head -= 1;
+		if (head < sl->vmemmap_base || (head - sl->vmemmap_base) % sl->page_struct_size)
+			return false;
+		page = head;
+		pfn = (page - sl->vmemmap_base) / sl->page_struct_size;
+		if (!kmp_read_uint(mem, page + sl->flags.off, 8, &flags, &e))
+			return false;
+	}
+	if (!(flags & (1ULL << sl->pg_slab)))
+		return false;
+	if (!kmp_read_uint(mem, page + sl->slab_cache.off, 8, cache, &e) || !*cache ||
+	    !kmp_read_uint(mem, *cache + sl->size.off, sl->size.size, &size, &e) ||
+	    !size || size > (1ULL << 26))
+		return false;
+	if (sl->red_left_pad.ok &&
+	    !kmp_read_uint(mem, *cache + sl->red_left_pad.off, sl->red_left_pad.size, &pad, &e))
+		return false;
+	base = sl->page_offset_base + (pfn << shift);
+	idx = (addr - base) / size;
+	*obj = base + idx * size + pad;
+	return *obj <= addr;
+}

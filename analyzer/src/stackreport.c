@@ -155,8 +155,7 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	if (o->json) {
 		fputc('{', f);
 		o->json_kernel(f, o->json_kernel_arg);
-		fprintf(f, ", \"source\": \"stacks\", \"complete\": %s, \"pools\": [",
-			rc == KMP_OK ? "true" : "false");
+		fputs(", \"source\": \"stacks\", \"pools\": [", f);
 	} else {
 		fputs("# kmempool waiters - derived from kernel memory (task stacks and DWARF), "
 		      "not the kernel's /proc/mempool\n", f);
@@ -217,8 +216,8 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 		}
 	}
 	if (o->json) {
-		fprintf(f, "\n], \"tasks\": %" PRIu64 ", \"tasks_blocked\": %" PRIu64 "", st.tasks,
-			st.dstate);
+		fprintf(f, "\n], \"tasks\": %" PRIu64 ", \"tasks_blocked\": %" PRIu64
+			", \"complete\": %s", st.tasks, st.dstate, rc == KMP_OK ? "true" : "false");
 		if (rc != KMP_OK) {
 			fputs(", \"reason\": ", f);
 			kmp_json_string(f, err->msg);

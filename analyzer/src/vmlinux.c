@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -82,6 +83,8 @@ fail:
 
 void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
+	free(v->symidx);
+	v->symidx = NULL;
 	if (v->dwarf)
 		dwarf_end(v->dwarf);
 	if (v->elf)
@@ -93,36 +96,103 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	v->fd = -1;
 }
 
-void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
+/* FNV-1a, to compare a symbol's name with the wanted ones only on a hash match. */
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+
+bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 {
 	Elf_Scn *scn = NULL;
 
+	memset(t, 0, sizeof(*t));
+	while ((scn = elf_nextscn(v->elf, scn))) {
+		GElf_Shdr sh, strsh;
+		Elf_Data *data, *str;
+		Elf_Scn *strscn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		/* The raw table is used as is: a 64-bit little-endian file on such a host. */
+		if (sh.sh_entsize != sizeof(Elf64_Sym) || !(data = elf_rawdata(scn, NULL)) ||
+		    !data->d_buf || data->d_size < sh.sh_size ||
+		    !(strscn = elf_getscn(v->elf, sh.sh_link)) || !gelf_getshdr(strscn, &strsh) ||
+		    strsh.sh_type != SHT_STRTAB || !(str = elf_rawdata(strscn, NULL)) ||
+		    !str->d_buf || !str->d_size ||
+		    ((const char *)str->d_buf)[str->d_size - 1] != '\0')
+			return false;
+		t->syms = data->d_buf;
+		t->n = sh.sh_size / sizeof(Elf64_Sym);
+		t->str = str->d_buf;
+		t->strsize = str->d_size;
+		return true;
+	}
+	return false;
+}
+
+const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s)
+{
+	return s->st_name < t->strsize ? t->str + s->st_name : "";
+}
+
+/*
+ * A hash table of every defined symbol's index, by name, built on the
+ * first look-up: one pass over .symtab however many look-ups follow.  The
+ * first symbol of a name wins, as in a linear search.
+ */
+static bool build_symidx(struct kmp_vmlinux *v, const struct kmp_symtab *t)
+{
+	size_t cap = 1024;
+
+	while (cap < 2 * t->n && cap < (1u << 30))
+		cap <<= 1;
+	v->symidx = malloc(cap * sizeof(*v->symidx));
+	if (!v->symidx)
+		return false;
+	memset(v->symidx, 0xff, cap * sizeof(*v->symidx));
+	v->symidx_mask = cap - 1;
+	for (size_t k = 0; k < t->n && k < 0xffffffffu; k++) {
+		const Elf64_Sym *sym = &t->syms[k];
+		const char *name;
+		size_t slot;
+
+		if (sym->st_shndx == SHN_UNDEF || !sym->st_name)
+			continue;
+		name = kmp_symtab_name(t, sym);
+		for (slot = name_hash(name) & v->symidx_mask; v->symidx[slot] != 0xffffffffu;
+		     slot = (slot + 1) & v->symidx_mask)
+			if (!strcmp(kmp_symtab_name(t, &t->syms[v->symidx[slot]]), name))
+				break;
+		if (v->symidx[slot] == 0xffffffffu)
+			v->symidx[slot] = (uint32_t)k;
+	}
+	return true;
+}
+
+void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
+{
+	struct kmp_symtab t;
+
 	for (size_t i = 0; i < n; i++)
 		syms[i].found = false;
-	while ((scn = elf_nextscn(v->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
+	if (!kmp_vmlinux_symtab(v, &t) || (!v->symidx && !build_symidx(v, &t)))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t slot = name_hash(syms[i].name) & v->symidx_mask;
+		     v->symidx[slot] != 0xffffffffu; slot = (slot + 1) & v->symidx_mask) {
+			const Elf64_Sym *sym = &t.syms[v->symidx[slot]];
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(data, (int)k, &sym) || sym.st_shndx == SHN_UNDEF)
-				continue;
-			name = elf_strptr(v->elf, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			for (size_t i = 0; i < n; i++) {
-				if (!syms[i].found && !strcmp(name, syms[i].name)) {
-					syms[i].addr = sym.st_value;
-					syms[i].size = sym.st_size;
-					syms[i].found = true;
-				}
+			if (!strcmp(kmp_symtab_name(&t, sym), syms[i].name)) {
+				syms[i].addr = sym->st_value;
+				syms[i].size = sym->st_size;
+				syms[i].found = true;
+				break;
 			}
 		}
 	}

@@ -17,6 +17,8 @@ struct kmp_vmlinux {
 	Dwarf *dwarf;
 	char path[4096];
 	char build_id[129];	/* hex, "" if none */
+	uint32_t *symidx;	/* symbol look-up table, built on first use */
+	size_t symidx_mask;
 };
 
 struct kmp_sym {
@@ -25,6 +27,17 @@ struct kmp_sym {
 	uint64_t size;
 	bool found;
 };
+
+/* The raw .symtab and its string table (valid while the vmlinux is open). */
+struct kmp_symtab {
+	const Elf64_Sym *syms;
+	size_t n;
+	const char *str;
+	size_t strsize;
+};
+bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t);
+/* A symbol's name; "" if its offset is out of the string table. */
+const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 
 bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 		      struct kmp_err *err);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: vmlinux symbols by address, one pass over .symtab. */
-#include <gelf.h>
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "vmsyms.h"
 
 /* Is @a a better answer than @b for an address both start at or below? */
-static bool better(const GElf_Sym *a, const GElf_Sym *b)
+static bool better(const Elf64_Sym *a, const Elf64_Sym *b)
 {
 	return a->st_value > b->st_value ||
 	       (a->st_value == b->st_value && a->st_size > b->st_size);
@@ -15,49 +17,178 @@ bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, const char **name
 			 uint64_t *start, uint64_t *size)
 {
 	/* Symbols with a size that covers @addr win over those without one. */
-	GElf_Sym sized = { 0 }, unsized = { 0 }, *best;
-	bool have_sized = false, have_unsized = false;
-	Elf_Scn *scn = NULL;
-	size_t link = 0;
+	const Elf64_Sym *sized = NULL, *unsized = NULL, *best;
+	struct kmp_symtab t;
 
-	while ((scn = elf_nextscn(v->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		link = sh.sh_link;
-		for (size_t k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
-			GElf_Sym sym;
-			int type;
-
-			if (!gelf_getsym(data, (int)k, &sym) || sym.st_shndx == SHN_UNDEF ||
-			    sym.st_value > addr || !sym.st_name)
-				continue;
-			type = GELF_ST_TYPE(sym.st_info);
-			if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE)
-				continue;
-			if (sym.st_size) {
-				if (addr - sym.st_value < sym.st_size &&
-				    (!have_sized || better(&sym, &sized))) {
-					sized = sym;
-					have_sized = true;
-				}
-			} else if (!have_unsized || better(&sym, &unsized)) {
-				unsized = sym;
-				have_unsized = true;
-			}
-		}
-		break;		/* one .symtab */
-	}
-	if (!have_sized && !have_unsized)
+	if (!kmp_vmlinux_symtab(v, &t))
 		return false;
-	best = have_sized ? &sized : &unsized;
-	*name = elf_strptr(v->elf, link, best->st_name);
+	for (size_t k = 0; k < t.n; k++) {
+		const Elf64_Sym *sym = &t.syms[k];
+		int type = ELF64_ST_TYPE(sym->st_info);
+
+		if (sym->st_shndx == SHN_UNDEF || sym->st_value > addr || !sym->st_name)
+			continue;
+		if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE)
+			continue;
+		if (sym->st_size) {
+			if (addr - sym->st_value < sym->st_size && (!sized || better(sym, sized)))
+				sized = sym;
+		} else if (!unsized || better(sym, unsized)) {
+			unsized = sym;
+		}
+	}
+	best = sized ? sized : unsized;
+	if (!best)
+		return false;
+	*name = kmp_symtab_name(&t, best);
 	*start = best->st_value;
 	*size = best->st_size;
-	return *name && **name;
+	return **name;
+}
+
+struct local_obj {
+	uint64_t addr;
+	uint32_t group;
+};
+
+struct kmp_varindex {
+	struct local_obj *objs;
+	size_t nobjs;
+	uint64_t *group_func;		/* a local function of each file group, 0 if none */
+	size_t ngroups;
+};
+
+static int cmp_obj(const void *a, const void *b)
+{
+	const struct local_obj *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static struct kmp_varindex *build_index(struct kmp_vmlinux *v)
+{
+	struct kmp_varindex *ix = calloc(1, sizeof(*ix));
+	size_t capo = 0, capg = 0;
+	struct kmp_symtab t;
+
+	if (!ix)
+		return NULL;
+	if (!kmp_vmlinux_symtab(v, &t))
+		goto fail;
+	for (size_t k = 0; k < t.n; k++) {
+		const Elf64_Sym *sym = &t.syms[k];
+		int type = ELF64_ST_TYPE(sym->st_info);
+
+		if (ELF64_ST_BIND(sym->st_info) != STB_LOCAL)
+			continue;
+		if (type == STT_FILE) {
+			if (ix->ngroups == capg) {
+				size_t c = capg ? capg * 2 : 1024;
+				uint64_t *g = realloc(ix->group_func, c * sizeof(*g));
+
+				if (!g)
+					goto fail;
+				ix->group_func = g;
+				capg = c;
+			}
+			ix->group_func[ix->ngroups++] = 0;
+		} else if (!ix->ngroups || sym->st_shndx == SHN_UNDEF) {
+			continue;
+		} else if (type == STT_FUNC && !ix->group_func[ix->ngroups - 1]) {
+			ix->group_func[ix->ngroups - 1] = sym->st_value;
+		} else if (type == STT_OBJECT) {
+			if (ix->nobjs == capo) {
+				size_t c = capo ? capo * 2 : 4096;
+				struct local_obj *o = realloc(ix->objs, c * sizeof(*o));
+
+				if (!o)
+					goto fail;
+				ix->objs = o;
+				capo = c;
+			}
+			ix->objs[ix->nobjs++] = (struct local_obj){ sym->st_value,
+								    (uint32_t)(ix->ngroups - 1) };
+		}
+	}
+	qsort(ix->objs, ix->nobjs, sizeof(*ix->objs), cmp_obj);
+	return ix;
+fail:
+	kmp_vmlinux_varindex_free(ix);
+	return NULL;
+}
+
+void kmp_vmlinux_varindex_free(struct kmp_varindex *ix)
+{
+	if (!ix)
+		return;
+	free(ix->objs);
+	free(ix->group_func);
+	free(ix);
+}
+
+/* The variable @name among the top-level DIEs of @cu. */
+static bool cu_variable(Dwarf_Die *cu, const char *name, Dwarf_Die *type)
+{
+	Dwarf_Die d;
+
+	if (dwarf_child(cu, &d) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Die t;
+		const char *n;
+
+		if (dwarf_tag(&d) != DW_TAG_variable || dwarf_hasattr(&d, DW_AT_declaration))
+			continue;
+		n = dwarf_diename(&d);
+		if (!n || strcmp(n, name))
+			continue;
+		if (dwarf_attr_integrate(&d, DW_AT_type, &a) && dwarf_formref_die(&a, &t)) {
+			*type = t;
+			return true;
+		}
+	} while (dwarf_siblingof(&d, &d) == 0);
+	return false;
+}
+
+#define NEIGHBOURS 4
+
+bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
+			       const char *sym, uint64_t addr, Dwarf_Die *type)
+{
+	struct kmp_varindex *ix = *idx;
+	uint32_t tried[2 * NEIGHBOURS];
+	size_t lo = 0, hi, ntried = 0;
+
+	if (!ix && !(ix = *idx = build_index(v)))
+		return false;
+	/* The first local object at or after @addr; its neighbours on both sides. */
+	hi = ix->nobjs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->objs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t d = 0; d < 2 * NEIGHBOURS; d++) {
+		/* lo, lo-1, lo+1, lo-2, ...: nearest first */
+		size_t i = d % 2 ? lo - 1 - d / 2 : lo + d / 2;
+		uint32_t g;
+		bool seen = false;
+		Dwarf_Die cu;
+
+		if (i >= ix->nobjs)
+			continue;
+		g = ix->objs[i].group;
+		for (size_t t = 0; t < ntried; t++)
+			seen |= tried[t] == g;
+		if (seen || !ix->group_func[g])
+			continue;
+		tried[ntried++] = g;
+		if (dwarf_addrdie(v->dwarf, ix->group_func[g], &cu) && cu_variable(&cu, sym, type))
+			return true;
+	}
+	return false;
 }

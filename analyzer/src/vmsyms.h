@@ -14,3 +14,18 @@ bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, const char **name
 			 uint64_t *start, uint64_t *size);
 
 #endif
+
+/*
+ * The DWARF type of vmlinux's global or static variable @sym at link-time
+ * address @addr, without indexing all of .debug_info: the ELF symbol table
+ * groups local symbols by source file (each group starts with an STT_FILE
+ * symbol), so the static objects next to @addr name the files that
+ * probably define it; a static function of such a file leads through
+ * .debug_aranges to its compilation unit, whose top-level DIEs are
+ * searched for @sym.  A few candidate units at most.  @idx caches the
+ * index of local objects between calls (free with kmp_vmlinux_varindex_free).
+ */
+struct kmp_varindex;
+bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
+			       const char *sym, uint64_t addr, Dwarf_Die *type);
+void kmp_vmlinux_varindex_free(struct kmp_varindex *idx);

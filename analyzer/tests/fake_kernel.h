@@ -31,16 +31,25 @@ struct wait_queue_entry {
 	struct list_head entry;
 };
 
+struct thread_struct {
+	unsigned long es;
+	unsigned long sp;
+};
+
 struct task_struct {
 	long pad0[3];
 	unsigned int __state;
+	void *stack;
 	char pad1[100];
 	struct {
 		int pid;	/* inside an anonymous struct on purpose */
 		int tgid;
 	};
+	struct list_head thread_group;
 	char pad2[37];
 	char comm[16];
+	struct list_head tasks;
+	struct thread_struct thread;
 };
 
 enum mempool_type {
@@ -58,7 +67,10 @@ typedef struct mempool_s {
 	struct list_head list;
 	int curr_nr;
 	void **elements;
+	void *(*alloc)(unsigned int gfp, void *pool_data);
 	wait_queue_head_t wait;
+	void *pool_data;
+	void (*free)(void *element, void *pool_data);
 	char pad[13];
 	const char *name;
 	enum mempool_type type;

@@ -319,7 +319,8 @@ static void test_one(void)
 		mf = open_memstream(&text, &len);
 		kmp_json_pool(mf, q);
 		fclose(mf);
-		CHECK(!strcmp(text, "{\"name\": \"dm-crypt_req\", \"type\": \"kmalloc\", "
+		CHECK(!strcmp(text, "{\"address\": \"0xffff888004000000\", "
+			      "\"name\": \"dm-crypt_req\", \"type\": \"kmalloc\", "
 			      "\"elem_size\": 1096, \"min_nr\": 1024, \"curr_nr\": 1000, "
 			      "\"low_nr\": -1, \"from_reserve\": 77, \"waits\": 5, "
 			      "\"waiting\": 0, \"owner\": \"dm_crypt\"}"),

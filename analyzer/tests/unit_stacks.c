@@ -359,6 +359,12 @@ static void test_poolcheck(void)
 	putf(p, &L.free, PRIV_FREE);		/* kmalloc alloc with another free: private */
 	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
 	      !strcmp(pi.type, "private") && !pi.have_elem_size, "mixed pair not private");
+	putf(p, &L.free, KFREE_FN);		/* a wrapped allocator: the free says kmalloc */
+	putf(p, &L.alloc, PRIV_ALLOC);
+	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
+	      !strcmp(pi.type, "kmalloc") && pi.elem_size == 100 &&
+	      strcmp(pi.alloc_name, "mempool_kmalloc(100)"),
+	      "swapped alloc: %s %s", pi.type, pi.alloc_name);
 	CHECK(!kmp_pool_check(&w.k, &w.sl, 0xffff888030000004ULL, &pi, &why),
 	      "unaligned address accepted");
 	CHECK(!kmp_pool_check(&w.k, &w.sl, 0xffff888050000000ULL, &pi, &why) &&

@@ -33,8 +33,12 @@ capture() {
 			makedumpfile "$@" /proc/vmcore /tmp/dump > /out/makedumpfile-$n.log 2>&1 &&
 				put "$n" /tmp/dump
 		done
-		makedumpfile -F -c -d 31 /proc/vmcore > /tmp/dump 2> /out/makedumpfile-flat.log &&
-			put flat /tmp/dump
+		# Flattened (-F, what Debian's kdump-tools writes): zlib, lzo, uncompressed.
+		for f in "flat -c" "flat-lzo -l" "flat-raw"; do
+			set -- $f; n=$1; shift
+			makedumpfile -F "$@" -d 31 /proc/vmcore > /tmp/dump 2> /out/makedumpfile-$n.log &&
+				put "$n" /tmp/dump
+		done
 	else
 		makedumpfile -c -d 31 /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1 &&
 			put zlib /tmp/dump
@@ -67,7 +71,13 @@ else
 	kmp_cmd block kmp_test_page 3
 	sleep 1
 	ps -o pid,comm,stat > /out/ps-block
-	[ -f /work/vmlinux ] && run kmp-waiters-live kmempool waiters -s /work/vmlinux
+	if [ -f /work/vmlinux ]; then
+		run kmp-waiters-live kmempool waiters -s /work/vmlinux
+		# The stack search (kernels without the series) against the list, live.
+		run kmp-waiters-list-live kmempool waiters -f json -s /work/vmlinux
+		run kmp-waiters-stacks-live kmempool waiters --source stacks -f json \
+			-s /work/vmlinux -M /lib/kmp_test.ko
+	fi
 	snap proc-block
 	save-results
 	echo 1 > /proc/sys/kernel/hung_task_panic
