@@ -85,6 +85,51 @@ static int check_ehdr(const Elf64_Ehdr *eh, const char *path, struct kmp_err *er
 	return KMP_OK;
 }
 
+static bool key_char(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '(' || c == ')' || c == '.' || c == '-';
+}
+
+/*
+ * The VMCOREINFO text: lines of KEY=VALUE (KEY a letter, then letters,
+ * digits and _().-, as in "OFFSET(list_head.next)"; VALUE printable
+ * ASCII), empty lines, NUL padding at the end.  libkdumpfile 0.5.1 turns
+ * every key into an attribute path and crashed on a key starting with '.'.
+ */
+static int check_vmcoreinfo(const unsigned char *t, uint64_t len, const char *path,
+			    struct kmp_err *err)
+{
+	uint64_t line = 1, i = 0;
+
+	while (len && t[len - 1] == '\0')
+		len--;
+	while (i < len) {
+		uint64_t start = i, eq = 0;
+
+		for (; i < len && t[i] != '\n'; i++) {
+			if (t[i] == '=' && !eq)
+				eq = i;
+			else if (!eq && !key_char(t[i]))
+				goto bad;
+			else if (eq && (t[i] < 0x20 || t[i] > 0x7e))
+				goto bad;
+		}
+		if (i > start && (!eq || eq == start || !((t[start] | 0x20) >= 'a' &&
+							  (t[start] | 0x20) <= 'z'))) {
+			i = eq == start || eq ? start : i;	/* name the culprit */
+			goto bad;
+		}
+		i++;
+		line++;
+	}
+	return KMP_OK;
+bad:
+	kmp_seterr(err, "core %s: VMCOREINFO line %" PRIu64 " is not KEY=VALUE text (byte 0x%02x "
+		   "at offset %" PRIu64 "; damaged dump?)", path, line, i < len ? t[i] : 0, i);
+	return KMP_ECORE;
+}
+
 /* The notes of one PT_NOTE segment: each header and its name and data inside. */
 static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned int idx,
 		       struct kmp_elfcheck *info, struct kmp_err *err)
@@ -135,8 +180,13 @@ static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned 
 			free(buf);
 			return KMP_ECORE;
 		}
-		if (nh.n_namesz == 11 && !memcmp(buf + name, "VMCOREINFO", 11))
+		if (nh.n_namesz == 11 && !memcmp(buf + name, "VMCOREINFO", 11)) {
 			info->vmcoreinfo = true;
+			if (check_vmcoreinfo(buf + desc, nh.n_descsz, path, err) != KMP_OK) {
+				free(buf);
+				return KMP_ECORE;
+			}
+		}
 		if (end >= ph->p_filesz)
 			break;
 		off = end;

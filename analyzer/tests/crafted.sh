@@ -253,6 +253,12 @@ mkvi reldots 'OSRELEASE=../../../etc'
 expect_fail "OSRELEASE with .. and / (becomes a path)" 2 'OSRELEASE=.*/' "$T/reldots"
 mkvi relsp 'OSRELEASE=6.1 0'
 expect_fail "OSRELEASE with a space" 2 'OSRELEASE=6.1 0: ' "$T/relsp"
+mkvi dotkey '.X=1'
+expect_fail "a VMCOREINFO key starting with '.' (SIGSEGV in libkdumpfile 0.5.1)" 2 \
+	'VMCOREINFO line [0-9]+ is not KEY=VALUE' "$T/dotkey"
+mkvi binval 'PAGESIZE=40'"$(printf '\001')"'96'
+expect_fail "a VMCOREINFO value with a control byte" 2 'VMCOREINFO line [0-9]+ is not KEY=VALUE' \
+	"$T/binval"
 mkvi relother 'OSRELEASE=6.1.0-other'
 expect_fail "OSRELEASE of another kernel" 4 'release 6.1.0-fake, core has 6.1.0-other' "$T/relother"
 
