@@ -17,6 +17,7 @@
 int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 {
 	unsigned char magic[16] = { 0 };
+	struct kmp_dumpinfo info = { 0 };
 	struct statfs sfs;
 	struct stat st;
 	ssize_t got;
@@ -42,10 +43,22 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 		kmp_seterr(err, "core %s is too short (%zd bytes) to be a dump", path, got);
 		goto fail;
 	}
-	if (!memcmp(magic, "makedumpfile", 12)) {
-		kmp_seterr(err, "core %s is in makedumpfile's flattened format (-F); "
-			   "reassemble it first: makedumpfile -R %s.kdump < %s", path, path, path);
-		goto fail;
+	if (kmp_flat_detect(magic, (size_t)got)) {
+		/* makedumpfile -F: read in place, through an index of its records. */
+		struct kmp_flat *flat = malloc(sizeof(*flat));
+		struct kmp_err why;
+
+		if (!flat) {
+			kmp_seterr(err, "out of memory");
+			goto fail;
+		}
+		if (kmp_flat_index(flat, fd, &why) != KMP_OK) {
+			free(flat);
+			kmp_seterr(err, "core %s: %s", path, why.msg);
+			goto fail;
+		}
+		info.flat = flat;
+		return kmp_kdump_open(core, fd, &info, err);
 	}
 	if (kmp_is_elf(magic, (size_t)got)) {
 		/* Checked before libelf or libkdumpfile trust its headers. */
@@ -54,11 +67,12 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 
 		if (kmp_elf_check(fd, path, kcore, &ec, err) != KMP_OK)
 			goto fail;
+		info.cut_short = ec.nload_cut > 0;
 	}
 	if (!fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC)
 		rc = kmp_kcore_open(core, fd, err);
 	else
-		rc = kmp_kdump_open(core, fd, err);
+		rc = kmp_kdump_open(core, fd, &info, err);
 	if (rc == KMP_OK)
 		return KMP_OK;
 	return rc;

@@ -3,11 +3,12 @@
 #ifndef KMP_CORE_H
 #define KMP_CORE_H
 
+#include "flat.h"
 #include "mem.h"
 
 struct kmp_core {
 	struct kmp_mem mem;
-	char format[64];	/* "kcore", "elf", "kdump-compressed (zlib)", ... */
+	char format[64];	/* "kcore", "elf", "diskdump", "flattened diskdump", ... */
 	char *vmcoreinfo;	/* raw VMCOREINFO text, malloc'ed, may be NULL */
 	char path[4096];
 };
@@ -18,6 +19,14 @@ void kmp_core_close(struct kmp_core *core);
 
 /* Backends, used by kmp_core_open(). */
 int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err);
-int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err);
+/* What kmp_core_open() learned about a dump before libkdumpfile reads it. */
+struct kmp_dumpinfo {
+	struct kmp_flat *flat;	/* a flattened dump's index (malloc'ed; the
+				 * backend owns it), or NULL */
+	bool cut_short;		/* its headers say data lies past the end of the
+				 * file: every short read is an error */
+};
+int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
+		   struct kmp_err *err);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmempool: vmcores (ELF, kdump-compressed, uncompressed kdump) through
- * libkdumpfile, which translates kernel virtual addresses.
+ * kmempool: vmcores (ELF, kdump-compressed, uncompressed kdump, each also
+ * flattened) through libkdumpfile, which translates kernel virtual
+ * addresses.  A flattened dump is read in place: libkdumpfile reads its
+ * descriptor, and the read hook answers from the index of its records.
  */
 #include <errno.h>
 #include <libkdumpfile/kdumpfile.h>
@@ -9,41 +11,74 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core.h"
+#include "fdhook.h"
+#include "flat.h"
 
 #define KMP_KDUMP_CACHE_PAGES 64
 
 struct kdump {
 	kdump_ctx_t *ctx;
 	int fd;
+	off_t size;		/* of the file (of the reassembled view when flat) */
+	struct kmp_flat *flat;	/* a flattened dump's index, or NULL */
+	bool cut_short;		/* known to be cut short: every short read is an error */
+	off_t past;		/* offset of the first byte a read of the current
+				 * step (opening, one kdump_read()) wanted and the
+				 * file does not have, or -1 */
 };
 
-/*
- * libkdumpfile 0.5.1 takes a read past the end of a truncated dump for a
- * page of zeros, so a cut-short dump would yield zeroed page tables and
- * list heads instead of an error.  This pread() stands in for the C
- * library's (libkdumpfile calls pread; the executable's definition comes
- * first): for the dump's descriptor, a short read, which for a regular
- * file means end of file, becomes an error, and the offset is kept for
- * the message.  Every other descriptor reads as before.
- */
-static struct {
-	int fd;
-	off_t size;
-	off_t offset;		/* of the first read past the end in the current
-				 * step (opening, one kdump_read()), or -1 */
-} watch = { -1, 0, -1 };
-
-ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+static void note_past(struct kdump *k, off_t offset)
 {
-	long ret = syscall(SYS_pread64, fd, buf, count, offset);
+	if (k->past < 0)
+		k->past = offset;
+}
 
-	if (fd == watch.fd && fd >= 0 && ret >= 0 && (size_t)ret < count) {
-		if (watch.offset < 0)
-			watch.offset = offset + ret;
+/*
+ * libkdumpfile reads the dump with pread() of one page at a time (mmap is
+ * switched off, see kmp_kdump_open()) and takes a read that comes back
+ * short for the end of the file, padding it with zeros: a cut-short dump
+ * would yield zeroed page tables and list heads instead of an error.  A
+ * read that starts at or past the end of the file is made an error here,
+ * and its offset kept for the message.  A short read that starts inside
+ * the file is the last, partial page of the file, which a complete dump
+ * has too: passed on, unless the dump's headers said its data runs past
+ * the end of the file (then the missing part may be what is wanted).
+ */
+static ssize_t file_pread(void *arg, int fd, void *buf, size_t count, off_t offset)
+{
+	struct kdump *k = arg;
+	ssize_t ret = kmp_real_pread(fd, buf, count, offset);
+
+	if (ret >= 0 && (size_t)ret < count && (ret == 0 || k->cut_short)) {
+		note_past(k, offset + ret);
+		errno = EIO;
+		return -1;
+	}
+	return ret;
+}
+
+/*
+ * A flattened dump: libkdumpfile sees the reassembled file, served from
+ * the index.  Past the end of a complete stream it is like a file's end;
+ * in a truncated stream any byte the cut may have taken is an error.
+ */
+static ssize_t flat_pread(void *arg, int fd, void *buf, size_t count, off_t offset)
+{
+	struct kdump *k = arg;
+	ssize_t ret;
+
+	if (offset < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	ret = kmp_flat_pread(k->flat, fd, buf, count, (uint64_t)offset);
+	if (ret < 0)
+		return -1;
+	if ((size_t)ret < count && (k->flat->truncated || ret == 0)) {
+		note_past(k, offset + ret);
 		errno = EIO;
 		return -1;
 	}
@@ -57,15 +92,21 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	size_t size = len;
 	kdump_status st;
 
-	watch.offset = -1;	/* did this read run past the end of the file? */
+	k->past = -1;	/* did this read run past the end of the file? */
 	st = kdump_read(k->ctx, KDUMP_KVADDR, addr, buf, &size);
 	if (st == KDUMP_OK && size == len)
 		return true;
-	if (watch.offset >= 0)
+	if (k->past >= 0 && k->flat && k->flat->truncated)
+		kmp_seterr(err, "address 0x%llx is not in the dump: flattened dump truncated "
+			   "(its data would be at offset %lld of the reassembled dump, which the "
+			   "records before the cut at byte %llu of the file do not hold)",
+			   (unsigned long long)(addr + size), (long long)k->past,
+			   (unsigned long long)k->flat->cut);
+	else if (k->past >= 0)
 		kmp_seterr(err, "address 0x%llx is not in the dump: its data would be at "
-			   "offset %lld, past the end of the file (%lld bytes); the dump "
+			   "offset %lld, past the end of the %sfile (%lld bytes); the dump "
 			   "is truncated", (unsigned long long)(addr + size),
-			   (long long)watch.offset, (long long)watch.size);
+			   (long long)k->past, k->flat ? "reassembled " : "", (long long)k->size);
 	else if (st == KDUMP_ERR_NODATA)
 		kmp_seterr(err, "address 0x%llx is not in the dump (page excluded by "
 			   "makedumpfile, or beyond a truncated file)",
@@ -77,15 +118,22 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	return false;
 }
 
+static void kdump_free_all(struct kdump *k)
+{
+	if (k->ctx)
+		kdump_free(k->ctx);
+	kmp_fdhook_unregister(k->fd);
+	close(k->fd);
+	if (k->flat) {
+		kmp_flat_free(k->flat);
+		free(k->flat);
+	}
+	free(k);
+}
+
 static void kdump_mem_close(struct kmp_mem *mem)
 {
-	struct kdump *k = mem->priv;
-
-	kdump_free(k->ctx);
-	if (watch.fd == k->fd)
-		watch.fd = -1;
-	close(k->fd);
-	free(k);
+	kdump_free_all(mem->priv);
 }
 
 static const struct kmp_mem_ops kdump_ops = {
@@ -93,11 +141,24 @@ static const struct kmp_mem_ops kdump_ops = {
 	.close = kdump_mem_close,
 };
 
-int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
+/* Why a step failed when it read past the end: the end of what. */
+static const char *past_what(const struct kdump *k)
 {
+	if (!k->flat)
+		return "past its end: if it is a dump, it is truncated";
+	if (k->flat->truncated)
+		return "beyond the records before the cut: flattened dump truncated";
+	return "past the end of the reassembled dump: if it is a dump, it is truncated";
+}
+
+int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
+		   struct kmp_err *err)
+{
+	struct kmp_flat *flat = info->flat;
 	struct kdump *k = calloc(1, sizeof(*k));
 	const char *fmt = NULL;
 	struct stat stbuf;
+	kdump_num_t policy;
 	kdump_status st;
 	char *raw = NULL;
 
@@ -105,38 +166,64 @@ int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
 		kmp_seterr(err, "out of memory");
 		free(k);
 		close(fd);
+		if (flat) {
+			kmp_flat_free(flat);
+			free(flat);
+		}
 		return KMP_ECORE;
 	}
 	k->fd = fd;
+	k->flat = flat;
+	k->cut_short = info->cut_short;
+	k->past = -1;
+	if (flat)
+		k->size = (off_t)flat->end;
+	else if (!fstat(fd, &stbuf))
+		k->size = stbuf.st_size;
 	/*
 	 * The walk reads a few hundred scattered pages once each: a small
 	 * page cache is enough, and keeps memory use to a few MB (the
 	 * default of 1024 pages costs 12 MB).  Best effort.
 	 */
 	kdump_set_number_attr(k->ctx, "cache.size", KMP_KDUMP_CACHE_PAGES);
-	if (!fstat(fd, &stbuf)) {
-		watch.fd = fd;
-		watch.size = stbuf.st_size;
-		watch.offset = -1;
+	/*
+	 * Every read through pread(), none through mmap(): a page of a
+	 * mapping past the end of a truncated file is SIGBUS, and a
+	 * flattened dump must be read through its index.  Before opening:
+	 * libkdumpfile takes the policy when it sets up its file cache.
+	 */
+	st = kdump_set_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
+	if (st != KDUMP_OK) {
+		kmp_seterr(err, "cannot switch libkdumpfile to read(2): %s", kdump_get_err(k->ctx));
+		goto fail;
+	}
+	if (!kmp_fdhook_register(fd, flat ? flat_pread : file_pread, k)) {
+		kmp_seterr(err, "cannot watch the reads of %s", core->path);
+		goto fail;
 	}
 	st = kdump_open_fd(k->ctx, fd);
-	if (st != KDUMP_OK && watch.offset >= 0) {
-		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s (reads "
-			   "went past its end at %lld bytes: if it is a dump, it is truncated)",
-			   core->path, kdump_get_err(k->ctx), (long long)watch.size);
+	if (st != KDUMP_OK && k->past >= 0) {
+		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s (reads went "
+			   "to offset %lld, %s)", core->path, kdump_get_err(k->ctx),
+			   (long long)k->past, past_what(k));
 		goto fail;
 	}
 	if (st != KDUMP_OK) {
-		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s",
-			   core->path, kdump_get_err(k->ctx));
+		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s%s",
+			   core->path, kdump_get_err(k->ctx),
+			   flat ? " (after reassembling the flattened records)" : "");
 		goto fail;
 	}
-	watch.offset = -1;
+	if (kdump_get_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, &policy) != KDUMP_OK ||
+	    policy != KDUMP_MMAP_NEVER) {
+		kmp_seterr(err, "libkdumpfile did not keep the read(2) policy for %s", core->path);
+		goto fail;
+	}
+	k->past = -1;
 	st = kdump_set_string_attr(k->ctx, "addrxlat.ostype", "linux");
-	if (st != KDUMP_OK && watch.offset >= 0) {
-		kmp_seterr(err, "%s is truncated: the data needed to translate kernel "
-			   "addresses lies past the end of the file (%lld bytes)", core->path,
-			   (long long)watch.size);
+	if (st != KDUMP_OK && k->past >= 0) {
+		kmp_seterr(err, "%s is truncated: the data needed to translate kernel addresses "
+			   "lies at offset %lld, %s", core->path, (long long)k->past, past_what(k));
 		goto fail;
 	}
 	if (st != KDUMP_OK) {
@@ -149,14 +236,11 @@ int kmp_kdump_open(struct kmp_core *core, int fd, struct kmp_err *err)
 		core->vmcoreinfo = raw;
 	if (kdump_get_string_attr(k->ctx, KDUMP_ATTR_FILE_FORMAT, &fmt) != KDUMP_OK)
 		fmt = "unknown";
-	snprintf(core->format, sizeof(core->format), "%s", fmt);
+	snprintf(core->format, sizeof(core->format), "%s%s", flat ? "flattened " : "", fmt);
 	core->mem.ops = &kdump_ops;
 	core->mem.priv = k;
 	return KMP_OK;
 fail:
-	kdump_free(k->ctx);
-	watch.fd = -1;
-	free(k);
-	close(fd);
+	kdump_free_all(k);
 	return KMP_ECORE;
 }

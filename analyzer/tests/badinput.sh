@@ -41,6 +41,26 @@ python3 -c 'import random,sys; r=random.Random(42); sys.stdout.buffer.write(byte
 printf 'ab' > "$T/short"
 # The start of a flattened dump: makedumpfile's signature and type.
 printf 'makedumpfile\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' > "$T/flat"
+# Whole flattened files (makedumpfile -F): a 4096-byte header, records
+# {offset, size, data} (big endian), an end marker.
+flat() {	# flat OUT RECORD... with RECORD = OFFSET:SIZE[:DATASIZE]
+	python3 - "$@" <<'PY'
+import struct, sys
+out = open(sys.argv[1], "wb")
+h = b"makedumpfile\0\0\0\0" + struct.pack(">qq", 1, 1)
+out.write(h + bytes(4096 - len(h)))
+for r in sys.argv[2:]:
+    f = [int(x) for x in r.split(":")]
+    n = f[2] if len(f) > 2 else max(f[1], 0)
+    out.write(struct.pack(">qq", f[0], f[1]) + bytes((i * 7 + 3) & 255 for i in range(n)))
+out.write(struct.pack(">qq", -1, -1))
+PY
+}
+flat "$T/flat-negative" 0:4096 -4096:4096
+flat "$T/flat-overlap" 0:8192 4096:4096
+flat "$T/flat-huge" 0:4096 8192:4611686018427387904:16
+flat "$T/flat-garbage" 4096:8192 0:4096
+flat "$T/flat-empty"
 head -c 4096 /dev/zero > "$T/zeros"
 printf 'ELF?' > "$T/notelf"
 
@@ -54,7 +74,16 @@ expect "empty core" 2 "too short" -- -c "$T/empty" -s "$FAKE"
 expect "two-byte core" 2 "too short" -- -c "$T/short" -s "$FAKE"
 expect "random bytes as core" 2 "not a kernel dump" -- -c "$T/random" -s "$FAKE"
 expect "zeros as core" 2 "not a kernel dump" -- -c "$T/zeros" -s "$FAKE"
-expect "flattened dump" 2 "makedumpfile -R" -- -c "$T/flat" -s "$FAKE"
+expect "flattened header cut short" 2 "flattened dump truncated inside its header" -- \
+	-c "$T/flat" -s "$FAKE"
+expect "flattened record with a negative offset" 2 "bad flattened record" -- \
+	-c "$T/flat-negative" -s "$FAKE"
+expect "flattened records overlapping" 2 "flattened records overlap" -- \
+	-c "$T/flat-overlap" -s "$FAKE"
+expect "flattened record of 4 EiB" 2 "bad flattened record" -- -c "$T/flat-huge" -s "$FAKE"
+expect "flattened file without records" 2 "holds no records" -- -c "$T/flat-empty" -s "$FAKE"
+expect "flattened file of bytes that are no dump" 2 "not a kernel dump" -- \
+	-c "$T/flat-garbage" -s "$FAKE"
 expect "an ELF program as core" 2 "not a kernel dump" -- -c "$FAKE" -s "$FAKE"
 
 # --help documents every exit status.
