@@ -124,8 +124,13 @@ if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$KEY" ] && [ -f "$OUT/bzImage
 	exit 0
 fi
 
-# 3. The image package, whole (8 s), into a staging folder.
+# 3. The image package, whole (8 s), into a staging folder.  A run that
+#    stopped half-way may have left the kept vmlinux there: put it back.
 NEW=$D/kernel.new
+if [ -f "$NEW/vmlinux" ] && [ ! -f "$OUT/vmlinux" ] && [ -f "$OUT/.dbg-key" ]; then
+	mv "$NEW/vmlinux" "$OUT/vmlinux"
+	[ -d "$NEW/debug" ] && mv "$NEW/debug" "$OUT/debug"
+fi
 rm -rf "$NEW" "$D/img"; mkdir -p "$NEW" "$D/img"
 stage "unpacking $(basename "$(deb "$IMG")")"
 dpkg-deb --fsys-tarfile "$(deb "$IMG")" | tar -x -C "$D/img" ./boot ./lib/modules
