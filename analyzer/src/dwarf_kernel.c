@@ -53,8 +53,8 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 	return ml->ok;
 }
 
-bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
-			 struct kmp_slablayout *sl)
+bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_cu_addr,
+			 bool no_aranges, struct kmp_slablayout *sl)
 {
 	struct kmp_wanted w[] = {
 		{ .name = "kmem_cache", .tag = DW_TAG_structure_type },
@@ -70,6 +70,13 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_arange
 	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/mempool.c", no_aranges, &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, 4);
+	/* Types a unit does not use are not in its DWARF: the allocator's own unit has them. */
+	if ((!w[1].found || !w[2].found || !w[3].found) && slab_cu_addr &&
+	    kmp_dwarf_cu(v->dwarf, slab_cu_addr, "mm/slub.c", no_aranges, &cu, &via)) {
+		for (size_t i = 0; i < 4; i++)
+			w[i].found = false;
+		kmp_dwarf_scan(&cu, w, 4);
+	}
 	sl->ok = w[0].found && kmp_dwarf_size(&w[0].die, &size) &&
 		 member_in(&w[0].die, size, "name", &sl->name) &&
 		 member_in(&w[0].die, size, "object_size", &sl->object_size) &&
@@ -84,6 +91,8 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_arange
 		kmp_dwarf_size(&w[1].die, &sl->page_struct_size) &&
 		member_in(&w[1].die, sl->page_struct_size, "flags", &sl->flags) &&
 		member_in(&w[1].die, sl->page_struct_size, "compound_head", &sl->compound_head) &&
+		member_in(&w[1].die, sl->page_struct_size, "compound_order", &sl->compound_order) &&
+		sl->compound_order.size >= 1 && sl->compound_order.size <= 4 &&
 		kmp_dwarf_size(&w[2].die, &ssize) && ssize <= sl->page_struct_size &&
 		member_in(&w[2].die, ssize, "slab_cache", &sl->slab_cache) &&
 		sl->flags.size == 8 && sl->compound_head.size == 8 && sl->slab_cache.size == 8 &&

@@ -14,7 +14,8 @@
 /* @cu_addr: link-time address of code in the unit that defines the types. */
 bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 			struct kmp_modlayout *ml);
-bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
-			 struct kmp_slablayout *sl);
+/* @slab_cu_addr: code in the slab allocator's unit, for struct page and struct slab. */
+bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_cu_addr,
+			 bool no_aranges, struct kmp_slablayout *sl);
 
 #endif

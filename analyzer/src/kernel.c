@@ -12,7 +12,7 @@ enum {
 	K_STEXT, K_ETEXT, K_SDATA, K_EDATA, K_SBSS, K_EBSS, K_INIT_TASK, K_MEMPOOL_ALLOC,
 	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
 	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_PAGE_OFFSET_BASE,
-	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_N
+	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_N
 };
 
 bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
@@ -35,6 +35,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		[K_VMEMMAP_BASE] = { "vmemmap_base" },
 		[K_RO_AFTER_INIT] = { "__start_ro_after_init" },
 		[K_RO_AFTER_INIT_END] = { "__end_ro_after_init" },
+		[K_MAX_PFN] = { "max_pfn" },
 	};
 	static const int needed[] = { K_STEXT, K_ETEXT, K_INIT_TASK, K_MEMPOOL_ALLOC,
 				      K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK };
@@ -74,6 +75,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->vmemmap_base_sym = RT(K_VMEMMAP_BASE);
 	k->ro_after_init = RT(K_RO_AFTER_INIT);
 	k->ro_after_init_end = RT(K_RO_AFTER_INIT_END);
+	k->max_pfn_sym = RT(K_MAX_PFN);
 #undef RT
 	k->thread_size = s[K_END_INIT_TASK].addr - s[K_INIT_STACK].addr;
 	if (s[K_END_INIT_TASK].addr <= s[K_INIT_STACK].addr || k->thread_size > (1u << 20) ||
@@ -104,6 +106,24 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 void kmp_kernel_free(struct kmp_kernel *k)
 {
 	kmp_modules_free(&k->mods);
+	kmp_vmlinux_funcs_free(k->funcs);
+	k->funcs = NULL;
+}
+
+bool kmp_kernel_is_func(const struct kmp_kernel *k, uint64_t addr)
+{
+	/* The table is a cache: filling it leaves the kernel's description as it was. */
+	struct kmp_funcs **funcs = (struct kmp_funcs **)&k->funcs;
+	const struct kmp_module *m;
+	uint64_t start, size;
+	char name[128];
+
+	if (addr >= k->stext && addr < k->etext)
+		return kmp_vmlinux_is_func(k->vml, funcs, addr - k->kaslr);
+	m = kmp_module_at(&k->mods, addr);
+	return m && addr - m->base < m->text_size &&
+	       kmp_module_symbol(k->mem, &k->modlayout, m, addr, k->lim.max_module_syms, name,
+				 sizeof(name), &start, &size) && start == addr;
 }
 
 void kmp_kernel_slab_init(const struct kmp_kernel *k, struct kmp_slablayout *sl)
@@ -115,6 +135,8 @@ void kmp_kernel_slab_init(const struct kmp_kernel *k, struct kmp_slablayout *sl)
 	    !kmp_read_uint(k->mem, k->page_offset_base_sym, 8, &sl->page_offset_base, &e) ||
 	    !kmp_read_uint(k->mem, k->vmemmap_base_sym, 8, &sl->vmemmap_base, &e))
 		sl->objects_ok = false;
+	if (!k->max_pfn_sym || !kmp_read_uint(k->mem, k->max_pfn_sym, 8, &sl->max_pfn, &e))
+		sl->max_pfn = 0;
 }
 
 bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr)

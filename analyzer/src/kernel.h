@@ -29,7 +29,7 @@ struct kmp_kernel {
 	uint64_t sdata, edata;			/* _sdata.._edata, runtime */
 	uint64_t sbss, ebss;			/* __bss_start..__bss_stop */
 	uint64_t ro_after_init, ro_after_init_end;
-	uint64_t page_offset_base_sym, vmemmap_base_sym;	/* the variables */
+	uint64_t page_offset_base_sym, vmemmap_base_sym, max_pfn_sym;	/* the variables */
 	uint64_t init_task;
 	uint64_t mempool_alloc, mempool_alloc_end;
 	uint64_t autoremove_wake_function;
@@ -39,6 +39,7 @@ struct kmp_kernel {
 	struct kmp_modlayout modlayout;
 	bool have_modules;
 	struct kmp_limits_mods lim;
+	struct kmp_funcs *funcs;	/* function starts: a cache, built on first use */
 };
 
 /*
@@ -56,6 +57,12 @@ void kmp_kernel_slab_init(const struct kmp_kernel *k, struct kmp_slablayout *sl)
 
 /* Is @addr in kernel text or in the text of a loaded module? */
 bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr);
+
+/*
+ * Is @addr the entry of a function of vmlinux or of a loaded module (from
+ * the module's symbols in memory)?
+ */
+bool kmp_kernel_is_func(const struct kmp_kernel *k, uint64_t addr);
 
 /* Is @addr within the kernel image (text, data or bss)? */
 bool kmp_kernel_in_image(const struct kmp_kernel *k, uint64_t addr);

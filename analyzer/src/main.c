@@ -14,6 +14,7 @@
 #include "printk.h"
 #include "report.h"
 #include "session.h"
+#include "scanreport.h"
 #include "stackreport.h"
 
 #define KMP_VERSION "1.0"
@@ -25,6 +26,9 @@ static const char usage[] =
 "Commands:\n"
 "  report      the /proc/mempool table, byte for byte (default)\n"
 "  info        kernel release, build ID, KASLR offset, dump format, crash time\n"
+"  scan        every mempool in kernel memory, found by its shape and named after\n"
+"              where it lives (any kernel; the report of a kernel without the\n"
+"              series)\n"
 "  waiters     pools with tasks waiting on them, and those tasks; on a kernel\n"
 "              without the series, found on the tasks' stacks (any kernel)\n"
 "\n"
@@ -42,6 +46,7 @@ static const char usage[] =
 "                        /usr/lib/debug/lib/modules/REL and /lib/modules/REL are\n"
 "                        searched too)\n"
 "      --max-entries N   bound on list entries walked (default 1000000)\n"
+"  -v, --verbose         scan: what was searched and what was rejected\n"
 "  -h, --help            this text\n"
 "  -V, --version         kmempool's version\n"
 "\n"
@@ -61,7 +66,7 @@ static const char usage[] =
 
 struct cli {
 	const char *command;
-	bool json;
+	bool json, verbose;
 	struct kmp_options o;
 };
 
@@ -76,6 +81,7 @@ static int parse(int argc, char **argv, struct cli *c)
 		{ "no-aranges", no_argument, NULL, 'A' },
 		{ "source", required_argument, NULL, 'S' },
 		{ "module-debug", required_argument, NULL, 'M' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -87,7 +93,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	c->command = "report";
 	c->o.lim.max_pools = 1000000;
 	c->o.lim.max_waiters = 1000000;
-	while ((ch = getopt_long(argc, argv, "c:s:f:M:hV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:s:f:M:vhV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (ch) {
@@ -95,6 +101,7 @@ static int parse(int argc, char **argv, struct cli *c)
 		case 's': c->o.vmlinux = optarg; break;
 		case 'F': c->o.force = true; break;
 		case 'A': c->o.no_aranges = true; break;
+		case 'v': c->verbose = true; break;
 		case 'S':
 			if (!strcmp(optarg, "stacks"))
 				c->o.from_stacks = true;
@@ -142,8 +149,8 @@ static int parse(int argc, char **argv, struct cli *c)
 		return KMP_EUSAGE;
 	}
 	if (strcmp(c->command, "report") && strcmp(c->command, "info") &&
-	    strcmp(c->command, "waiters")) {
-		fprintf(stderr, "kmempool: unknown command '%s' (report, info, waiters)\n",
+	    strcmp(c->command, "waiters") && strcmp(c->command, "scan")) {
+		fprintf(stderr, "kmempool: unknown command '%s' (report, info, waiters, scan)\n",
 			c->command);
 		return KMP_EUSAGE;
 	}
@@ -171,16 +178,21 @@ static void json_kernel_cb(FILE *f, const void *arg)
 	json_kernel(f, arg);
 }
 
-/* waiters from task stacks: kernels without the series, or --source stacks */
-static int cmd_waiters_stacks(struct kmp_session *s, const struct cli *c,
-			      struct kmp_err *err)
+/* The searches of memory: waiters from task stacks, or the scan. */
+static int cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
+		      struct kmp_err *err)
 {
+	struct kmp_scanreport_opts sco = {
+		.json = c->json, .verbose = c->verbose, .max_waiters = c->o.lim.max_waiters,
+		.max_pfn = 1ULL << 36, .json_kernel = json_kernel_cb, .json_kernel_arg = s,
+	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {
 		.json = c->json, .series = s->series,
 		.max_tasks = c->o.lim.max_pools, .max_waiters = c->o.lim.max_waiters,
 		.json_kernel = json_kernel_cb, .json_kernel_arg = s,
 	};
+	struct kmp_sym slab_cu = { 0 };
 	struct kmp_slablayout sl;
 	struct kmp_naming *nm;
 	struct kmp_kernel k;
@@ -189,7 +201,10 @@ static int cmd_waiters_stacks(struct kmp_session *s, const struct cli *c,
 	if (!kmp_kernel_init(&k, &s->core.mem, &s->layout, &s->vml, s->kaslr, s->page_size,
 			     &ml, err))
 		return KMP_EFORMAT;
-	kmp_slablayout_load(&s->vml, s->layout_cu_addr, c->o.no_aranges, &sl);
+	slab_cu.name = "kmem_cache_free";
+	kmp_vmlinux_symbols(&s->vml, &slab_cu, 1);
+	kmp_slablayout_load(&s->vml, s->layout_cu_addr, slab_cu.found ? slab_cu.addr : 0,
+			    c->o.no_aranges, &sl);
 	kmp_kernel_slab_init(&k, &sl);
 	nm = kmp_naming_new(&k, &sl, c->o.moddebug, c->o.nmoddebug, s->release);
 	if (!nm) {
@@ -200,7 +215,8 @@ static int cmd_waiters_stacks(struct kmp_session *s, const struct cli *c,
 	if (!k.mods.complete)
 		fprintf(stderr, "kmempool: warning: modules unknown, module code and data "
 			"are not named: %s\n", k.mods.why);
-	rc = kmp_stackreport(stdout, &k, &sl, nm, &so, err);
+	rc = scan ? kmp_scanreport(stdout, &k, &sl, nm, &sco, err) :
+		    kmp_stackreport(stdout, &k, &sl, nm, &so, err);
 	kmp_naming_free(nm);
 	kmp_kernel_free(&k);
 	return rc;
@@ -380,12 +396,11 @@ int main(int argc, char **argv)
 		return rc;
 	rc = kmp_session_open(&s, &c.o, &err);
 	if (rc == KMP_OK && !s.series && !strcmp(c.command, "report")) {
-		kmp_seterr(&err, "%s has no mempool_list: this kernel lacks the series, so "
-			   "there is no /proc/mempool table to reproduce; `kmempool waiters` "
-			   "finds blocked tasks and their pools on any kernel", s.vml.path);
-		rc = KMP_EFORMAT;
+		fprintf(stderr, "kmempool: this kernel has no mempool_list (no series): "
+			"printing what a scan of its memory finds (kmempool scan)\n");
+		c.command = "scan";
 	}
-	if (rc == KMP_OK && s.series && strcmp(c.command, "info") &&
+	if (rc == KMP_OK && s.series && strcmp(c.command, "info") && strcmp(c.command, "scan") &&
 	    !kmp_format_known(s.version)) {
 		kmp_seterr(&err, "this kernel's /proc/mempool format is version '%s'; "
 			   "kmempool %s knows %s", s.version, KMP_VERSION, kmp_formats_known());
@@ -394,8 +409,10 @@ int main(int argc, char **argv)
 	if (rc == KMP_OK) {
 		if (!strcmp(c.command, "info"))
 			rc = cmd_info(&s, &c);
+		else if (!strcmp(c.command, "scan"))
+			rc = cmd_memory(&s, &c, true, &err);
 		else if (!strcmp(c.command, "waiters") && (!s.series || c.o.from_stacks))
-			rc = cmd_waiters_stacks(&s, &c, &err);
+			rc = cmd_memory(&s, &c, false, &err);
 		else if (!strcmp(c.command, "waiters"))
 			rc = cmd_waiters(&s, &c, &err);
 		else

@@ -26,6 +26,9 @@ struct kmp_naming {
 	const struct kmp_kernel *k;
 	const struct kmp_slablayout *sl;
 	struct kmp_varindex *varindex;		/* built on first use */
+	/* kmp_naming_prepare(): targets and the global pointing at each (0: none) */
+	uint64_t *tkey, *tval;
+	size_t tmask;
 	char *paths[MAX_DEBUG_PATHS];
 	size_t npaths;
 	struct moddebug mods[MAX_MODS_CACHED];
@@ -61,6 +64,8 @@ void kmp_naming_free(struct kmp_naming *nm)
 	if (!nm)
 		return;
 	kmp_vmlinux_varindex_free(nm->varindex);
+	free(nm->tkey);
+	free(nm->tval);
 	for (size_t i = 0; i < nm->npaths; i++)
 		free(nm->paths[i]);
 	for (size_t i = 0; i < nm->nmods; i++)
@@ -260,6 +265,87 @@ static uint64_t find_pointer(const struct kmp_kernel *k, uint64_t lo, uint64_t h
 	return 0;
 }
 
+/* Open addressing on the targets of kmp_naming_prepare(). */
+static size_t tslot(const struct kmp_naming *nm, uint64_t key)
+{
+	size_t i = (size_t)((key >> 3) * 0x9e3779b97f4a7c15ULL) & nm->tmask;
+
+	while (nm->tkey[i] && nm->tkey[i] != key)
+		i = (i + 1) & nm->tmask;
+	return i;
+}
+
+/* Each word of [lo, hi) that equals a target: remember the first place. */
+static void find_pointers(struct kmp_naming *nm, uint64_t lo, uint64_t hi, unsigned char *page)
+{
+	uint64_t ps = nm->k->page_size;
+
+	lo &= ~7ULL;
+	for (uint64_t a = lo; a < hi;) {
+		uint64_t end = (a | (ps - 1)) + 1, n;
+		struct kmp_err e;
+
+		if (end > hi)
+			end = hi;
+		n = end - a;
+		if (kmp_read(nm->k->mem, a, page, n, &e)) {
+			for (uint64_t i = 0; i + 8 <= n; i += 8) {
+				uint64_t w;
+				size_t sl;
+
+				memcpy(&w, page + i, 8);
+				if (!w || (w & 7))
+					continue;
+				sl = tslot(nm, w);
+				if (nm->tkey[sl] == w && !nm->tval[sl])
+					nm->tval[sl] = a + i;
+			}
+		}
+		a = end;
+	}
+}
+
+void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n)
+{
+	const struct kmp_kernel *k = nm->k;
+	unsigned char *page = malloc(k->page_size);
+	size_t cap = 16;
+
+	while (cap < 4 * n + 16)
+		cap <<= 1;
+	free(nm->tkey);
+	free(nm->tval);
+	nm->tkey = calloc(cap, sizeof(*nm->tkey));
+	nm->tval = calloc(cap, sizeof(*nm->tval));
+	nm->tmask = cap - 1;
+	if (!page || !nm->tkey || !nm->tval) {
+		free(nm->tkey);
+		free(nm->tval);
+		nm->tkey = nm->tval = NULL;
+		free(page);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t obj, cache;
+
+		if (kmp_kernel_in_image(k, addrs[i]) || kmp_module_at(&k->mods, addrs[i]))
+			continue;
+		nm->tkey[tslot(nm, addrs[i])] = addrs[i];
+		if (nm->sl && kmp_slab_object(k->mem, nm->sl, addrs[i], &obj, &cache) && obj)
+			nm->tkey[tslot(nm, obj)] = obj;
+	}
+	for (size_t i = 0; i < k->mods.n; i++)
+		find_pointers(nm, k->mods.v[i].data_start, k->mods.v[i].base + k->mods.v[i].size,
+			      page);
+	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
+		find_pointers(nm, k->ro_after_init, k->ro_after_init_end, page);
+	if (k->sdata && k->edata > k->sdata)
+		find_pointers(nm, k->sdata, k->edata, page);
+	if (k->sbss && k->ebss > k->sbss)
+		find_pointers(nm, k->sbss, k->ebss, page);
+	free(page);
+}
+
 /* A global that points at @addr: kernel data and bss, then module data. */
 static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr)
 {
@@ -284,10 +370,24 @@ static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr)
 	return at;
 }
 
+/* Was @addr a target of kmp_naming_prepare()?  @at: the global pointing at it, or 0. */
+static bool prepared(const struct kmp_naming *nm, uint64_t addr, uint64_t *at)
+{
+	size_t sl;
+
+	if (!nm->tkey)
+		return false;
+	sl = tslot(nm, addr);
+	if (nm->tkey[sl] != addr)
+		return false;
+	*at = nm->tval[sl];
+	return true;
+}
+
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len)
 {
 	const struct kmp_kernel *k = nm->k;
-	uint64_t ptr, obj, cache, osize, off;
+	uint64_t ptr, obj, cache, osize, off, known;
 	char cname[KMP_CACHE_NAME_MAX], path[400];
 	struct place pl;
 	struct kmp_err e;
@@ -299,7 +399,7 @@ void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len
 		return;
 	}
 	/* A global that points at it. */
-	ptr = pointer_to(k, addr);
+	ptr = prepared(nm, addr, &known) ? known : pointer_to(k, addr);
 	if (ptr && locate_global(nm, ptr, "mempool_s", &pl)) {
 		finish(out, len, "*", pl.expr, "", pl.mod);
 		return;
@@ -310,7 +410,7 @@ void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len
 		return;
 	}
 	off = addr - obj;
-	ptr = off ? pointer_to(k, obj) : 0;
+	ptr = !off ? 0 : prepared(nm, obj, &known) ? known : pointer_to(k, obj);
 	if (ptr && locate_global(nm, ptr, "mempool_s", &pl)) {
 		path[0] = '\0';
 		if (pl.typed && kmp_dwarf_pointee(&pl.end, &target) &&

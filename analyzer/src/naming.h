@@ -29,6 +29,13 @@ struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const struct kmp_s
 				  const char *release);
 void kmp_naming_free(struct kmp_naming *nm);
 
+/*
+ * Before naming many pools: find the globals that point at any of them
+ * (or at the slab objects that hold them) in one pass over global data,
+ * instead of one pass per pool.
+ */
+void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n);
+
 /* Name the pool at @addr into @out ("-" when nothing names it). */
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len);
 

@@ -57,6 +57,30 @@ static bool wait_head_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_e
 	return true;
 }
 
+/* Strict: every entry on the wait queue has a wake function (at most a bound checked). */
+static bool waiters_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_err *why)
+{
+	const struct kmp_layout *l = k->l;
+	uint64_t node = head, func;
+	struct kmp_err e;
+
+	for (int i = 0; i < 64; i++) {
+		if (!kmp_read_uint(k->mem, node + l->lh_next.off, 8, &node, &e) || !ptr_ok(node)) {
+			kmp_seterr(why, "wait queue unreadable");
+			return false;
+		}
+		if (node == head)
+			return true;
+		if (!l->wqe_func.ok ||
+		    !kmp_read_uint(k->mem, node - l->wqe_entry.off + l->wqe_func.off, 8, &func, &e) ||
+		    !kmp_kernel_is_func(k, func)) {
+			kmp_seterr(why, "wait queue entry 0x%" PRIx64 " has no wake function", node);
+			return false;
+		}
+	}
+	return true;
+}
+
 static void name_alloc(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 		       struct kmp_poolinfo *pi)
 {
@@ -85,8 +109,8 @@ static void name_alloc(const struct kmp_kernel *k, const struct kmp_slablayout *
 	}
 }
 
-bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-		    uint64_t addr, struct kmp_poolinfo *pi, struct kmp_err *why)
+static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t addr,
+		  struct kmp_poolinfo *pi, bool strict, struct kmp_err *why)
 {
 	const struct kmp_layout *l = k->l;
 	const struct kmp_poolfns *f = &k->fns;
@@ -127,6 +151,32 @@ bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 			   pi->alloc, pi->free);
 		goto out;
 	}
+	if (strict && (!kmp_kernel_is_func(k, pi->alloc) || !kmp_kernel_is_func(k, pi->free))) {
+		kmp_seterr(why, "alloc 0x%" PRIx64 " or free 0x%" PRIx64 " is no function entry",
+			   pi->alloc, pi->free);
+		goto out;
+	}
+	/* kmalloc_array(0) gives ZERO_SIZE_PTR (16); mempool_exit() leaves NULL. */
+	if (strict) {
+		uint64_t elements = get_uint(buf, &l->elements);
+
+		uint64_t obj, cache, osize;
+
+		if (pi->min_nr ? !ptr_ok(elements) : elements != 16) {
+			kmp_seterr(why, "no reserve array (0x%" PRIx64 "): not initialized, or "
+				   "exited", elements);
+			goto out;
+		}
+		/* The array is kmalloc_array(min_nr, sizeof(void *)): a slab object of its own. */
+		if (pi->min_nr && sl && sl->objects_ok &&
+		    (!kmp_slab_object(k->mem, sl, elements, &obj, &cache) || obj != elements ||
+		     !kmp_read_uint(k->mem, cache + sl->object_size.off, sl->object_size.size,
+				    &osize, &e) || osize < (uint64_t)pi->min_nr * 8)) {
+			kmp_seterr(why, "reserve array 0x%" PRIx64 " is no slab object of %" PRId64
+				   " pointers", elements, pi->min_nr);
+			goto out;
+		}
+	}
 	/* The lock word: qspinlock's locked byte is 0, 1 or (paravirt) 3. */
 	lock = get_uint(buf, &(struct kmp_field){ l->lock.off, 1, true });
 	if (lock != 0 && lock != 1 && lock != 3) {
@@ -159,6 +209,8 @@ bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 	}
 	if (!wait_head_ok(k, addr + l->wait.off + l->wqh_head.off, why))
 		goto out;
+	if (strict && !waiters_ok(k, addr + l->wait.off + l->wqh_head.off, why))
+		goto out;
 	/*
 	 * The type, from the free function: it says what the elements are
 	 * (a pool whose allocation function a caller wraps or swaps still
@@ -183,6 +235,15 @@ bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 		pi->type = "private";
 	}
 	name_alloc(k, sl, pi);
+	if (strict && !strcmp(pi->type, "slab") && !pi->have_elem_size) {
+		kmp_seterr(why, "slab pool whose cache 0x%" PRIx64 " does not read", pi->pool_data);
+		goto out;
+	}
+	if (strict && !strcmp(pi->type, "kmalloc") &&
+	    (pi->pool_data == 0 || pi->pool_data > (1ULL << 26))) {
+		kmp_seterr(why, "kmalloc pool of %" PRIu64 " bytes", pi->pool_data);
+		goto out;
+	}
 	m = kmp_module_at(&k->mods, addr);
 	if (!m)
 		m = kmp_module_at(&k->mods, pi->alloc);
@@ -192,4 +253,16 @@ bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 out:
 	free(buf);
 	return ok;
+}
+
+bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		    uint64_t addr, struct kmp_poolinfo *pi, struct kmp_err *why)
+{
+	return check(k, sl, addr, pi, false, why);
+}
+
+bool kmp_pool_check_strict(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+			   uint64_t addr, struct kmp_poolinfo *pi, struct kmp_err *why)
+{
+	return check(k, sl, addr, pi, true, why);
 }

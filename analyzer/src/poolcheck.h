@@ -35,4 +35,12 @@ struct kmp_poolinfo {
 bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 		    uint64_t addr, struct kmp_poolinfo *pi, struct kmp_err *why);
 
+/*
+ * The stricter check for a scan of memory, where nothing else vouches for
+ * the address: also alloc and free are function entries, the reserve
+ * array exists (NULL after mempool_exit()), and a slab pool's cache reads.
+ */
+bool kmp_pool_check_strict(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+			   uint64_t addr, struct kmp_poolinfo *pi, struct kmp_err *why);
+
 #endif

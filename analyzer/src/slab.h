@@ -16,11 +16,12 @@ struct kmp_slablayout {
 	bool ok;
 	/* for finding the object around an address (kmp_slab_object) */
 	struct kmp_field size, red_left_pad;		/* struct kmem_cache */
-	struct kmp_field flags, compound_head;		/* struct page */
+	struct kmp_field flags, compound_head, compound_order;	/* struct page */
 	struct kmp_field slab_cache;			/* struct slab */
 	uint64_t page_struct_size;
 	int64_t pg_slab, pg_head;			/* enum pageflags */
 	uint64_t page_offset_base, vmemmap_base;	/* runtime, from memory */
+	uint64_t max_pfn;				/* runtime, 0 if unknown */
 	uint64_t page_size;
 	bool objects_ok;
 };

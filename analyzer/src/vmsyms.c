@@ -192,3 +192,56 @@ bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
 	}
 	return false;
 }
+
+struct kmp_funcs {
+	uint64_t *start;
+	size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool kmp_vmlinux_is_func(struct kmp_vmlinux *v, struct kmp_funcs **idx, uint64_t addr)
+{
+	struct kmp_funcs *f = *idx;
+	size_t lo = 0, hi;
+
+	if (!f) {
+		struct kmp_symtab t;
+
+		if (!kmp_vmlinux_symtab(v, &t) || !(f = calloc(1, sizeof(*f))))
+			return false;
+		f->start = malloc((t.n ? t.n : 1) * sizeof(*f->start));
+		if (!f->start) {
+			free(f);
+			return false;
+		}
+		for (size_t k = 0; k < t.n; k++)
+			if (ELF64_ST_TYPE(t.syms[k].st_info) == STT_FUNC &&
+			    t.syms[k].st_shndx != SHN_UNDEF)
+				f->start[f->n++] = t.syms[k].st_value;
+		qsort(f->start, f->n, sizeof(*f->start), cmp_u64);
+		*idx = f;
+	}
+	hi = f->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->start[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && f->start[lo] == addr;
+}
+
+void kmp_vmlinux_funcs_free(struct kmp_funcs *f)
+{
+	if (f)
+		free(f->start);
+	free(f);
+}

@@ -29,3 +29,12 @@ struct kmp_varindex;
 bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
 			       const char *sym, uint64_t addr, Dwarf_Die *type);
 void kmp_vmlinux_varindex_free(struct kmp_varindex *idx);
+
+/*
+ * Is link-time @addr the first byte of a vmlinux function?  A sorted
+ * table of function starts is built on the first call (@idx caches it;
+ * free with kmp_vmlinux_funcs_free).
+ */
+struct kmp_funcs;
+bool kmp_vmlinux_is_func(struct kmp_vmlinux *v, struct kmp_funcs **idx, uint64_t addr);
+void kmp_vmlinux_funcs_free(struct kmp_funcs *f);

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: the scan of kernel memory for mempools. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan.h"
+
+#define CHUNK (64 * 1024)
+#define PAGES_PER_READ 512
+#define CACHES_MAX 4096		/* distinct kmem_caches remembered */
+
+struct cacheinfo {
+	uint64_t addr, size, object_size, pad;
+	bool ok;
+};
+
+struct scanner {
+	const struct kmp_kernel *k;
+	const struct kmp_slablayout *sl;
+	kmp_scan_fn fn;
+	void *arg;
+	struct kmp_scan_stats *st;
+	unsigned char *buf;
+	struct cacheinfo *caches;
+	size_t ncaches;
+};
+
+static uint64_t word(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static int64_t field_int(const unsigned char *p, const struct kmp_field *f)
+{
+	uint64_t u = 0;
+
+	for (uint64_t i = f->size; i > 0; i--)
+		u = (u << 8) | p[f->off + i - 1];
+	if (f->size < 8 && (u & (1ULL << (f->size * 8 - 1))))
+		u |= ~0ULL << (f->size * 8);
+	return (int64_t)u;
+}
+
+/* The cheap test on bytes at hand: both function pointers in text, counts sane. */
+static bool shape(const struct scanner *s, const unsigned char *p)
+{
+	const struct kmp_layout *l = s->k->l;
+	int64_t min, curr;
+
+	if (!kmp_kernel_is_text(s->k, word(p + l->alloc.off)) ||
+	    !kmp_kernel_is_text(s->k, word(p + l->free.off)))
+		return false;
+	min = field_int(p, &l->min_nr);
+	curr = field_int(p, &l->curr_nr);
+	return min >= 0 && min <= KMP_MIN_NR_MAX && curr >= 0 && curr <= min;
+}
+
+static void candidate(struct scanner *s, uint64_t addr, enum kmp_where where, uint64_t obj,
+		      uint64_t cache)
+{
+	struct kmp_found f;
+	struct kmp_err why;
+
+	s->st->candidates++;
+	memset(&f, 0, sizeof(f));
+	if (!kmp_pool_check_strict(s->k, s->sl, addr, &f.pi, &why)) {
+		if (!s->st->rejected++)
+			snprintf(s->st->first_rejection, sizeof(s->st->first_rejection),
+				 "0x%" PRIx64 ": %.160s", addr, why.msg);
+		return;
+	}
+	f.where = where;
+	f.obj = obj;
+	f.cache = cache;
+	s->st->pools++;
+	s->fn(&f, s->arg);
+}
+
+/* Scan [lo, hi) of global data, in chunks that overlap by a pool's size. */
+static void scan_range(struct scanner *s, uint64_t lo, uint64_t hi, enum kmp_where where)
+{
+	uint64_t psize = s->k->l->pool_size, ps = s->k->page_size;
+
+	lo = (lo + 7) & ~7ULL;
+	for (uint64_t a = lo; a + psize <= hi;) {
+		uint64_t len = hi - a < CHUNK ? hi - a : CHUNK;
+		struct kmp_err e;
+
+		if (!kmp_read(s->k->mem, a, s->buf, len, &e)) {
+			/* Page by page: a dump leaves out zero pages of bss. */
+			uint64_t next = (a | (ps - 1)) + 1;
+
+			if (kmp_read(s->k->mem, a, s->buf, (next < hi ? next : hi) - a, &e) &&
+			    next - a >= psize) {
+				len = next - a;
+			} else {
+				s->st->unreadable[where]++;
+				a = next;
+				continue;
+			}
+		}
+		s->st->bytes += len;
+		for (uint64_t o = 0; o + psize <= len; o += 8)
+			if (shape(s, s->buf + o))
+				candidate(s, a + o, where, 0, 0);
+		/* The next chunk starts where a pool could still begin. */
+		a += len > psize ? len - psize + 8 : len;
+	}
+}
+
+static const struct cacheinfo *cache_info(struct scanner *s, uint64_t cache)
+{
+	const struct kmp_slablayout *sl = s->sl;
+	struct cacheinfo *c;
+	struct kmp_err e;
+
+	for (size_t i = 0; i < s->ncaches; i++)
+		if (s->caches[i].addr == cache)
+			return &s->caches[i];
+	if (s->ncaches == CACHES_MAX)
+		return NULL;
+	c = &s->caches[s->ncaches++];
+	memset(c, 0, sizeof(*c));
+	c->addr = cache;
+	c->ok = kmp_read_uint(s->k->mem, cache + sl->size.off, sl->size.size, &c->size, &e) &&
+		kmp_read_uint(s->k->mem, cache + sl->object_size.off, sl->object_size.size,
+			      &c->object_size, &e) &&
+		(!sl->red_left_pad.ok ||
+		 kmp_read_uint(s->k->mem, cache + sl->red_left_pad.off, sl->red_left_pad.size,
+			       &c->pad, &e)) &&
+		c->size && c->size <= (1ULL << 22) && c->object_size <= c->size &&
+		c->pad < c->size;
+	return c;
+}
+
+static void scan_slab(struct scanner *s, uint64_t pfn, uint64_t cache, unsigned int order)
+{
+	const struct kmp_slablayout *sl = s->sl;
+	uint64_t psize = s->k->l->pool_size, base, len;
+	const struct cacheinfo *c = cache_info(s, cache);
+	unsigned char *mem;
+	struct kmp_err e;
+	unsigned int shift = 0;
+
+	if (!c || !c->ok || c->object_size < psize || order > 10)
+		return;
+	while ((1ULL << shift) < sl->page_size)
+		shift++;
+	base = sl->page_offset_base + (pfn << shift);
+	len = sl->page_size << order;
+	mem = len <= CHUNK ? s->buf : malloc(len);
+	if (!mem)
+		return;
+	if (!kmp_read(s->k->mem, base, mem, len, &e)) {
+		s->st->unreadable[KMP_IN_SLAB]++;
+		goto out;
+	}
+	s->st->slabs++;
+	s->st->slab_pages += 1ULL << order;
+	s->st->bytes += len;
+	for (uint64_t obj = base + c->pad; obj + c->object_size <= base + len; obj += c->size)
+		for (uint64_t o = 0; o + psize <= c->object_size; o += 8)
+			if (shape(s, mem + (obj - base) + o))
+				candidate(s, obj + o, KMP_IN_SLAB, obj, cache);
+out:
+	if (mem != s->buf)
+		free(mem);
+}
+
+/* Every slab, from the struct pages of vmemmap. */
+static void scan_slabs(struct scanner *s, uint64_t max_pfn)
+{
+	const struct kmp_slablayout *sl = s->sl;
+	uint64_t ps = sl->page_struct_size;
+	unsigned char *pages = malloc(PAGES_PER_READ * ps + ps);
+
+	if (!pages)
+		return;
+	for (uint64_t pfn = 0; pfn < max_pfn; pfn += PAGES_PER_READ) {
+		uint64_t n = max_pfn - pfn < PAGES_PER_READ ? max_pfn - pfn : PAGES_PER_READ;
+		struct kmp_err e;
+
+		bool have_next = true;
+
+		/* One struct page more: a head's order is in the next one. */
+		if (!kmp_read(s->k->mem, sl->vmemmap_base + pfn * ps, pages, (n + 1) * ps, &e)) {
+			have_next = false;
+			if (!kmp_read(s->k->mem, sl->vmemmap_base + pfn * ps, pages, n * ps, &e)) {
+				s->st->unreadable[KMP_IN_SLAB]++;
+				continue;
+			}
+		}
+		for (uint64_t i = 0; i < n; i++) {
+			const unsigned char *p = pages + i * ps;
+			uint64_t flags = word(p + sl->flags.off);
+			unsigned int order = 0;
+
+			if (!(flags & (1ULL << sl->pg_slab)) || (word(p + sl->compound_head.off) & 1))
+				continue;
+			if (flags & (1ULL << sl->pg_head)) {
+				uint64_t o = 0;
+
+				if (i + 1 < n || have_next) {
+					const unsigned char *t = p + ps;
+
+					for (uint64_t b = sl->compound_order.size; b > 0; b--)
+						o = (o << 8) | t[sl->compound_order.off + b - 1];
+				}
+				order = (unsigned int)o;
+			}
+			scan_slab(s, pfn + i, word(p + sl->slab_cache.off), order);
+		}
+	}
+	free(pages);
+}
+
+int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
+	     kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err)
+{
+	struct scanner s = { .k = k, .sl = sl, .fn = fn, .arg = arg, .st = st };
+	int rc = KMP_OK;
+
+	memset(st, 0, sizeof(*st));
+	s.buf = malloc(CHUNK);
+	s.caches = calloc(CACHES_MAX, sizeof(*s.caches));
+	if (!s.buf || !s.caches) {
+		free(s.buf);
+		free(s.caches);
+		kmp_seterr(err, "out of memory");
+		return KMP_EPARTIAL;
+	}
+	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
+		scan_range(&s, k->ro_after_init, k->ro_after_init_end, KMP_IN_KERNEL);
+	if (k->sdata && k->edata > k->sdata)
+		scan_range(&s, k->sdata, k->edata, KMP_IN_KERNEL);
+	if (k->sbss && k->ebss > k->sbss)
+		scan_range(&s, k->sbss, k->ebss, KMP_IN_KERNEL);
+	for (size_t i = 0; i < k->mods.n; i++)
+		scan_range(&s, k->mods.v[i].data_start, k->mods.v[i].base + k->mods.v[i].size,
+			   KMP_IN_MODULE);
+	if (!k->mods.complete) {
+		kmp_seterr(err, "the module list could not be read (%s): pools in modules "
+			   "may be missing", k->mods.why);
+		rc = KMP_EPARTIAL;
+	}
+	if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
+		scan_slabs(&s, sl->max_pfn);
+	} else {
+		kmp_seterr(err, "slab memory was not searched: %s", !sl->objects_ok ?
+			   "the debug info lacks struct page/slab/kmem_cache members, or "
+			   "page_offset_base/vmemmap_base are unknown" :
+			   "max_pfn is unknown or beyond the bound");
+		rc = KMP_EPARTIAL;
+	}
+	free(s.buf);
+	free(s.caches);
+	return rc;
+}
