@@ -31,14 +31,14 @@ run() {
 
 clean_err() { ! grep -qE 'Sanitizer|runtime error' "$T/err"; }
 
-# expect_fail NAME STATUS REGEX CORE [ARGS...]: exit STATUS, one stderr line
+# expect_fail NAME STATUS REGEX CORE [ARGS...]: exit STATUS (a regex: "2|5"), one stderr line
 # "kmempool: ..." matching REGEX (grep -E), nothing on stdout but a prefix
 # of the core's expected report.
 expect_fail() {
 	local name=$1 want=$2 re=$3 core=$4
 	shift 4
 	run "$core" "$@"
-	if [ "$rc" = "$want" ] && [ "$(wc -l < "$T/err")" = 1 ] &&
+	if [[ $rc =~ ^($want)$ ]] && [ "$(wc -l < "$T/err")" = 1 ] &&
 	   grep -q '^kmempool: ' "$T/err" && grep -qE -- "$re" "$T/err" && clean_err &&
 	   { [ ! -s "$T/out" ] || is_prefix "$T/out" "$core.expected"; }; then
 		ok "$name (exit $rc: $(cut -c1-120 "$T/err"))"
@@ -167,7 +167,7 @@ fi
 # name would be zeros (libkdumpfile maps the file) - must be "truncated".
 c cutnames; truncate -s $((strs_off + 16 + 4)) "$T/cutnames"
 expect_fail "cut inside the page of names" 5 \
-	"0x$(printf %x $((strs_va + 16))).*(truncated|past the end)" "$T/cutnames"
+	"0x$(printf %x "$strs_va" | sed "s/...$//")[0-9a-f]{3}.*(truncated|past the end)" "$T/cutnames"
 # Segments not page-aligned in the file, cut at a page boundary inside the
 # names (libkdumpfile 0.5.1 maps the file: SIGBUS past the end).
 mk unal --pools 3 --misalign 0xfff
@@ -184,8 +184,9 @@ fi
 c cutbanner; truncate -s $(( $(seg good ktext 3) + 40 )) "$T/cutbanner"
 expect_fail "cut inside linux_banner" 2 'cannot read linux_banner.*truncated' "$T/cutbanner"
 c cuthead; truncate -s $(( $(seg good ktext 3) + 100 )) "$T/cuthead"
-expect_fail "cut before the list head" 5 \
-	"cannot read list head at 0x$(printf %x $(( $(seg good ktext 2) + 0x2000 ))).*truncated" "$T/cuthead"
+ktext_va=$(seg good ktext 2)
+expect_fail "cut in the page before the list head" "2|5" \
+	"0x$(printf %x "$ktext_va" | sed "s/...$//")[0-9a-f]{3}.*truncated" "$T/cuthead"
 # Cut inside the notes.
 c cutnote; truncate -s $((note + 30)) "$T/cutnote"
 expect_fail "cut inside the VMCOREINFO note" 2 'note segment 0 .* outside the file' "$T/cutnote"
