@@ -210,6 +210,55 @@ def check_answer(r, name, rc, text, err, truth, names, pools, params):
                 "with their task address", ws)
 
 
+# What the scan must call the module's pools (module DWARF given with -M).
+SCAN_NAMES = {
+    "kmp_stock_slab": "*kmp_stock_slab [kmp_stock]",
+    "kmp_stock_devs[0].pool": "kmp_stock_devs[0].pool [kmp_stock]",
+    "kmp_stock_devs[1].pool": "kmp_stock_devs[1].pool [kmp_stock]",
+    "kmp_stock_ctx->page_pool": "kmp_stock_ctx->page_pool [kmp_stock]",
+    "kmp_stock_ctx->buf_pool": "kmp_stock_ctx->buf_pool [kmp_stock]",
+    "kmp_stock_private": "*kmp_stock_private [kmp_stock]",
+}
+
+
+def check_scan(r, name, rc, text, err, pools, params):
+    """kmempool scan: the module's 6 pools with their values and names; dm-crypt's and
+    raid1's pools; nothing else claims the module."""
+    try:
+        ans = json.loads(text)
+        found = {int(p["address"], 16): p for p in ans["pools"]}
+    except (ValueError, KeyError, TypeError) as e:
+        r.check(False, f"{name}: kmempool scan -f json answers JSON", f"exit {rc}: {e} {err}")
+        return
+    r.check(rc == 0 and ans.get("complete") is True and ans.get("source") == "scan",
+            f"{name}: kmempool scan exits 0 with a complete answer", f"exit {rc}: {err}")
+    page = 4096
+    elem = {"kmp_stock_slab": params["slab_size"], "kmp_stock_ctx->page_pool":
+            page << params["page_order"], "kmp_stock_ctx->buf_pool": params["buf_size"]}
+    bad = []
+    for var, (addr, typ, min_nr, _) in pools.items():
+        p = found.get(addr)
+        blocked = var in BLOCKED
+        if (p is None or p["type"] != typ or p["min_nr"] != min_nr or
+                p["curr_nr"] != (0 if blocked else min_nr) or
+                p["elem_size"] != elem.get(var) or p["name"] != SCAN_NAMES[var] or
+                p["low_nr"] is not None or p["waits"] is not None or
+                p["waiting"] != (params[BLOCKED[var][0]] if blocked else 0)):
+            bad.append((var, p))
+    r.check(not bad, f"{name}: kmempool scan finds the module's 6 pools at their addresses, "
+            "with type, min_nr, curr_nr, elem_size, waiting, and names after their variables "
+            "(statistics the kernel does not keep are null)", bad)
+    mine = sorted(a for a, p in found.items() if p["name"].endswith("[kmp_stock]"))
+    r.check(mine == sorted(a for a, *_ in pools.values()),
+            f"{name}: no other pool is named after the module's variables", mine)
+    r.check(any(p["owner"] == "dm_crypt" and p["type"] == "private" and p["min_nr"] > 0
+                for p in found.values()) and
+            any(p["owner"] == "raid1" and p["type"] == "private" for p in found.values()) and
+            {"fs_bio_set.bio_pool", "*sg_pools[0].pool"} <= {p["name"] for p in found.values()},
+            f"{name}: dm-crypt's and raid1's pools and the block layer's are found and named",
+            sorted((p["name"], p["owner"]) for p in found.values()))
+
+
 def main():
     outdir, vmlinux, kmp, ko, params_s = sys.argv[1:6]
     params = {k: int(v) for k, v in (a.split("=") for a in params_s.split())}
@@ -245,6 +294,18 @@ def main():
                            capture_output=True, text=True, timeout=300)
         check_answer(r, name, p.returncode, p.stdout, p.stderr.strip(), truth, names, pools,
                      params)
+    # The scan: the inventory a kernel without the series gets.
+    for name in ("flat", "zlib"):
+        if name in dumps:
+            p = subprocess.run([kmp, "scan", "-f", "json", "-c", dumps[name], "-s", vmlinux,
+                                "-M", ko], capture_output=True, text=True, timeout=300)
+            check_scan(r, f"{name} scan", p.returncode, p.stdout, p.stderr.strip(), pools,
+                       params)
+    if os.path.exists(o.f("live-scan.rc")):
+        check_scan(r, "live /proc/kcore scan", o.rc("live-scan"), read(o.f("live-scan.json")),
+                   read(o.f("live-scan.err")).strip(), pools, params)
+    else:
+        r.check(False, "live /proc/kcore: kmempool scan ran in the guest", "no live-scan.rc")
     # info on a stock kernel: release, and the panic the sysrq crash left.
     release = read(os.path.join(os.path.dirname(vmlinux), "release")).strip()
     for name in ("zlib", "elf"):

@@ -59,10 +59,12 @@ static const char usage[] =
 "  3  vmlinux missing, unreadable, not found, not ELF or without debug info\n"
 "  4  vmlinux does not belong to the core (build ID, release or linux_banner)\n"
 "  5  partial report: a list entry was unreadable or corrupt; the pools read\n"
-"     before it were printed, stderr names the entry and the last good node\n"
-"  6  the report on a kernel without mempool_list, unknown /proc/mempool\n"
-"     format version, or\n"
-"     debug info lacking a needed type or member\n";
+"     before it were printed, stderr names the entry and the last good node;\n"
+"     for the searches of memory (waiters from stacks, scan): a task list,\n"
+"     stack or kind of memory that could not be read, or a task in\n"
+"     mempool_alloc() whose pool could not be determined\n"
+"  6  unknown /proc/mempool format version, or debug info lacking a needed\n"
+"     type or member\n";
 
 struct cli {
 	const char *command;

@@ -185,35 +185,48 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 		uint64_t n = max_pfn - pfn < PAGES_PER_READ ? max_pfn - pfn : PAGES_PER_READ;
 		struct kmp_err e;
 
-		bool have_next = true;
+		bool have_next = true, whole = true;
 
 		/* One struct page more: a head's order is in the next one. */
 		if (!kmp_read(s->k->mem, sl->vmemmap_base + pfn * ps, pages, (n + 1) * ps, &e)) {
 			have_next = false;
-			if (!kmp_read(s->k->mem, sl->vmemmap_base + pfn * ps, pages, n * ps, &e)) {
-				s->st->unreadable[KMP_IN_SLAB]++;
-				continue;
-			}
+			if (!kmp_read(s->k->mem, sl->vmemmap_base + pfn * ps, pages, n * ps, &e))
+				whole = false;
 		}
 		for (uint64_t i = 0; i < n; i++) {
 			const unsigned char *p = pages + i * ps;
-			uint64_t flags = word(p + sl->flags.off);
-			unsigned int order = 0;
+			uint64_t flags, order = 0;
+
+			/*
+			 * Holes in physical memory leave holes in vmemmap (and
+			 * /proc/kcore maps only what backs RAM): then one struct
+			 * page at a time, so a hole costs only itself.
+			 */
+			if (!whole && !kmp_read(s->k->mem, sl->vmemmap_base + (pfn + i) * ps,
+						(unsigned char *)p, ps, &e)) {
+				s->st->unreadable[KMP_IN_SLAB]++;
+				continue;
+			}
+			flags = word(p + sl->flags.off);
 
 			if (!(flags & (1ULL << sl->pg_slab)) || (word(p + sl->compound_head.off) & 1))
 				continue;
 			if (flags & (1ULL << sl->pg_head)) {
-				uint64_t o = 0;
+				unsigned char t[256];
+				const unsigned char *tp = NULL;
 
-				if (i + 1 < n || have_next) {
-					const unsigned char *t = p + ps;
-
-					for (uint64_t b = sl->compound_order.size; b > 0; b--)
-						o = (o << 8) | t[sl->compound_order.off + b - 1];
-				}
-				order = (unsigned int)o;
+				if (whole && (i + 1 < n || have_next))
+					tp = p + ps;
+				else if (ps <= sizeof(t) &&
+					 kmp_read(s->k->mem, sl->vmemmap_base + (pfn + i + 1) * ps, t,
+						  ps, &e))
+					tp = t;
+				if (!tp)
+					continue;
+				for (uint64_t b = sl->compound_order.size; b > 0; b--)
+					order = (order << 8) | tp[sl->compound_order.off + b - 1];
 			}
-			scan_slab(s, pfn + i, word(p + sl->slab_cache.off), order);
+			scan_slab(s, pfn + i, word(p + sl->slab_cache.off), (unsigned int)order);
 		}
 	}
 	free(pages);

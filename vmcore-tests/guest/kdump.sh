@@ -77,6 +77,9 @@ else
 		run kmp-waiters-list-live kmempool waiters -f json -s /work/vmlinux
 		run kmp-waiters-stacks-live kmempool waiters --source stacks -f json \
 			-s /work/vmlinux -M /lib/kmp_test.ko
+		# The scan against the list, live (the system is quiet: tasks blocked).
+		run kmp-report-live-json kmempool -f json -s /work/vmlinux
+		run kmp-scan-live kmempool scan -f json -s /work/vmlinux -M /lib/kmp_test.ko
 	fi
 	snap proc-block
 	save-results

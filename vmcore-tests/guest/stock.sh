@@ -122,6 +122,9 @@ if [ -n "$VML" ]; then
 	echo $? > /out/live-waiters.rc
 	echo $(($(date +%s) - t0)) > /out/live-waiters.seconds
 	timeout 60 kmempool info -s $VML > /out/live-info 2> /out/live-info.err
+	timeout 120 kmempool scan -f json -s $VML -M /lib/kmp_stock.ko > /out/live-scan.json \
+		2> /out/live-scan.err
+	echo $? > /out/live-scan.rc
 	echo $? > /out/live-info.rc
 else
 	log "no vmlinux disk: live analyzer not run"
