@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "elfcheck.h"
 #include "fdhook.h"
 #include "flat.h"
 
@@ -141,6 +142,23 @@ static const struct kmp_mem_ops kdump_ops = {
 	.close = kdump_mem_close,
 };
 
+/*
+ * A flattened ELF dump (makedumpfile -E -F) gets the checks core.c makes
+ * of an ELF file before libkdumpfile trusts its headers (a damaged one
+ * crashed it), on the reassembled view: @fd is hooked, so pread() reads
+ * through the index.
+ */
+static int check_flat_elf(const struct kmp_core *core, int fd, struct kmp_err *err)
+{
+	unsigned char magic[16];
+	struct kmp_elfcheck ec;
+
+	if (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+	    !kmp_is_elf(magic, sizeof(magic)))
+		return KMP_OK;
+	return kmp_elf_check(fd, core->path, false, &ec, err);
+}
+
 /* Why a step failed when it read past the end: the end of what. */
 static const char *past_what(const struct kdump *k)
 {
@@ -201,6 +219,8 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 		kmp_seterr(err, "cannot watch the reads of %s", core->path);
 		goto fail;
 	}
+	if (flat && check_flat_elf(core, fd, err) != KMP_OK)
+		goto fail;
 	st = kdump_open_fd(k->ctx, fd);
 	if (st != KDUMP_OK && k->past >= 0) {
 		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s (reads went "

@@ -61,6 +61,20 @@ flat "$T/flat-overlap" 0:8192 4096:4096
 flat "$T/flat-huge" 0:4096 8192:4611686018427387904:16
 flat "$T/flat-garbage" 4096:8192 0:4096
 flat "$T/flat-empty"
+# A flattened ELF core whose header is damaged (e_phentsize 0, one section
+# header at 64): the ELF checks must see the reassembled header.
+python3 - "$T/flat-badelf" <<'PY'
+import struct, sys
+eh = b"\x7fELF\x02\x01\x01" + bytes(9) + struct.pack("<HHIQQQIHHHHHH", 4, 62, 1, 0, 64, 64,
+                                                        0, 64, 0, 1, 64, 1, 0)
+ph = struct.pack("<IIQQQQQQ", 4, 0, 120, 0, 0, 16, 16, 4) + bytes(16)
+h = b"makedumpfile\0\0\0\0" + struct.pack(">qq", 1, 1)
+with open(sys.argv[1], "wb") as o:
+    o.write(h + bytes(4096 - len(h)))
+    o.write(struct.pack(">qq", 64, len(ph)) + ph)	# written out of order
+    o.write(struct.pack(">qq", 0, len(eh)) + eh)
+    o.write(struct.pack(">qq", -1, -1))
+PY
 head -c 4096 /dev/zero > "$T/zeros"
 printf 'ELF?' > "$T/notelf"
 
@@ -84,6 +98,8 @@ expect "flattened record of 4 EiB" 2 "bad flattened record" -- -c "$T/flat-huge"
 expect "flattened file without records" 2 "holds no records" -- -c "$T/flat-empty" -s "$FAKE"
 expect "flattened file of bytes that are no dump" 2 "not a kernel dump" -- \
 	-c "$T/flat-garbage" -s "$FAKE"
+expect "flattened ELF core with a damaged header" 2 "e_phentsize" -- \
+	-c "$T/flat-badelf" -s "$FAKE"
 expect "an ELF program as core" 2 "not a kernel dump" -- -c "$FAKE" -s "$FAKE"
 
 # --help documents every exit status.
