@@ -45,7 +45,7 @@ import json, sys
 w = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))
 for e in w["pools"]:
-    p = e["pool"]
+    p = e
     who = ", ".join(f"{t['pid']} {t['comm']} ({t['state']})" for t in e["waiters"])
     state = "is empty" if p["curr_nr"] == 0 else f"has {p['curr_nr']} of {p['min_nr']} left"
     owner = p["owner"] or "built-in code"
@@ -63,3 +63,5 @@ echo
 stage "vmcore:  $VMCORE"
 stage "vmlinux: $VML"
 stage "rerun by hand: $KMP waiters -c $VMCORE -s $VML"
+echo
+bash "$ROOT/vmcore-tests/demo-stock.sh"
