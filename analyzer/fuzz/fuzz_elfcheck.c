@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a core file as kmempool opens it (core detection, the
- * ELF checks, then libkdumpfile or the flattened-format refusal), followed
- * by a few reads at the addresses the crafted cores use and the VMCOREINFO
- * parse.  The input is written to a memfd and opened by path.
+ * ELF checks, then libkdumpfile or the flattened-format reader) and the
+ * VMCOREINFO parse, then, as session.c does only for a core with a clean
+ * VMCOREINFO, a few reads at the addresses the crafted cores use.  The
+ * input is written to a memfd and opened by path.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,7 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kmp_core_open(&core, path, &err) == KMP_OK) {
 		unsigned char buf[256];
 
+		/* As session.c: no reads from a core without a clean VMCOREINFO. */
 		kmp_vmcoreinfo_parse(core.vmcoreinfo, &vi);
+		if (!core.vmcoreinfo || vi.bad[0]) {
+			kmp_core_close(&core);
+			close(fd);
+			return 0;
+		}
 		for (size_t i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++)
 			(void)kmp_read(&core.mem, addrs[i], buf, sizeof(buf), &err);
 		if (vi.have_kerneloffset)

@@ -57,6 +57,16 @@ static int check_ehdr(const Elf64_Ehdr *eh, const char *path, struct kmp_err *er
 			   "a core (ET_CORE)", path, eh->e_type);
 		return KMP_ECORE;
 	}
+	/*
+	 * The 64-bit little-endian machines libkdumpfile 0.5.1 translates
+	 * for; with another one it has no page size and divides by zero.
+	 */
+	if (eh->e_machine != EM_X86_64 && eh->e_machine != EM_AARCH64 &&
+	    eh->e_machine != EM_PPC64) {
+		kmp_seterr(err, "core %s is an ELF core of machine %u, not x86-64, arm64 or "
+			   "ppc64le (damaged header?)", path, eh->e_machine);
+		return KMP_ECORE;
+	}
 	if (eh->e_ehsize != sizeof(Elf64_Ehdr)) {
 		kmp_seterr(err, "core %s: ELF header size %u, not %zu (damaged header?)", path,
 			   eh->e_ehsize, sizeof(Elf64_Ehdr));

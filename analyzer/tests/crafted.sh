@@ -120,6 +120,8 @@ c shnum; poke "$T/shnum" $E_SHNUM 2 2
 expect_fail "e_shnum 2 without a section header table" 2 'no section header' "$T/shnum"
 c class32; poke "$T/class32" 4 1 1
 expect_fail "ELFCLASS32" 2 'not 64-bit little endian' "$T/class32"
+c machine; poke "$T/machine" 18 2 80
+expect_fail "e_machine 80 (libkdumpfile divides by its page size 0)" 2 'machine 80' "$T/machine"
 c msb; poke "$T/msb" 5 1 2
 expect_fail "big endian" 2 'not 64-bit little endian' "$T/msb"
 c exec; poke "$T/exec" 16 2 2
