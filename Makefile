@@ -76,6 +76,20 @@ demo: deps
 bench: deps
 	@bash vmcore-tests/bench.sh
 
+# make install / make uninstall [PREFIX=/usr/local] [DESTDIR=STAGING]: the
+# analyzer, its man page, bash completion and the crash extension (issue 11);
+# ANALYZER_O is the analyzer's build directory.
+ANALYZER_O ?= $(B)/analyzer
+
+install:
+	@$(MAKE) -s -C analyzer O=$(ANALYZER_O) install
+
+uninstall:
+	@$(MAKE) -s -C analyzer O=$(ANALYZER_O) uninstall
+
+test-install:
+	@bash vmcore-tests/test-install.sh
+
 clean:
 	rm -rf $(B)/analyzer $(B)/module $(B)/initrd $(B)/t
 
@@ -85,4 +99,4 @@ distclean:
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
 	debian-kernel module-stock initrd-stock stock test-stock \
-	clean distclean
+	clean distclean install uninstall test-install

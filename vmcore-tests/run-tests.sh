@@ -37,6 +37,8 @@ else
 	built=0
 fi
 step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
+# make install / uninstall into a staging DESTDIR (issue 11).
+step "install" bash "$ROOT/vmcore-tests/test-install.sh"
 step "series" bash "$ROOT/vmcore-tests/test-series.sh"
 if [ $built = 1 ]; then
 	step "rig" bash "$ROOT/vmcore-tests/test-rig.sh"
