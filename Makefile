@@ -90,6 +90,10 @@ uninstall:
 test-install:
 	@bash vmcore-tests/test-install.sh
 
+# The crash extension against the CLI on the kdump and stock tests' dumps.
+test-crash:
+	@bash vmcore-tests/test-crash.sh
+
 clean:
 	rm -rf $(B)/analyzer $(B)/module $(B)/initrd $(B)/t
 
@@ -99,4 +103,4 @@ distclean:
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
 	debian-kernel module-stock initrd-stock stock test-stock \
-	clean distclean install uninstall test-install
+	clean distclean install uninstall test-install test-crash

@@ -52,6 +52,8 @@ fi
 # Debian's own kernel (no series): builds its own inputs (cached under
 # build/debian, build/module-stock, build/initrd/stock.cpio.gz), then the VM.
 step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
+# The crash extension on the kdump test's hang dump and the stock dump (issue 11).
+step "crash" bash "$ROOT/vmcore-tests/test-crash.sh"
 pass=$(grep -c '^ok - ' "$LOG")
 fail=$(grep -c '^not ok - ' "$LOG")
 echo "==> [test] all done in $(( $(date +%s) - start )) s (log: $LOG)" >&2

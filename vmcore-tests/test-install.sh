@@ -33,6 +33,12 @@ fi
 inst "$P/usr/bin/kmempool" 755
 inst "$P/usr/share/man/man1/kmempool.1" 644
 inst "$P/usr/share/bash-completion/completions/kmempool" 644
+# The crash extension wherever crash's headers are (make deps installs crash).
+if [ -f /usr/include/crash/defs.h ]; then
+	inst "$P/usr/lib/crash/extensions/kmempool.so" 644
+else
+	not_ok "no /usr/include/crash/defs.h (package crash): the extension was not built"
+fi
 extra=$(cd "$P" && find . \( -type f -o -type l \) | sort | grep -v -x -e ./usr/bin/kmempool \
 	-e ./usr/share/man/man1/kmempool.1 -e ./usr/share/bash-completion/completions/kmempool \
 	-e ./usr/lib/crash/extensions/kmempool.so)

@@ -47,6 +47,20 @@ enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_N };
 int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		     struct kmp_err *err)
 {
+	const char *core = o->core ? o->core : "/proc/kcore";
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = kmp_core_open(&s->core, core, err);
+	if (rc != KMP_OK)
+		return rc;
+	s->core_open = true;
+	return kmp_session_attach(s, o, err);
+}
+
+int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
+		       struct kmp_err *err)
+{
 	struct kmp_sym syms[S_N] = {
 		[S_LIST] = { "mempool_list" },
 		[S_VERSION] = { "mempool_format_version" },
@@ -55,16 +69,10 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		[S_PRB] = { "prb" },
 		[S_PRB_CUFN] = { "prb_read_valid" },
 	};
-	const char *core = o->core ? o->core : "/proc/kcore";
+	const char *core = s->core.path;
 	char path[4096], membanner[256];
 	struct kmp_err why;
-	int rc;
 
-	memset(s, 0, sizeof(*s));
-	rc = kmp_core_open(&s->core, core, err);
-	if (rc != KMP_OK)
-		return rc;
-	s->core_open = true;
 	kmp_vmcoreinfo_parse(s->core.vmcoreinfo, &s->vi);
 	if (!s->core.vmcoreinfo) {
 		kmp_seterr(err, "%s has no VMCOREINFO: cannot tell the kernel's release "

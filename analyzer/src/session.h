@@ -46,6 +46,28 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		     struct kmp_err *err);
 void kmp_session_close(struct kmp_session *s);
 
+/*
+ * The checks and look-ups of kmp_session_open() on a core already in
+ * s->core (mem, path, format, vmcoreinfo): the vmlinux, its match with the
+ * core, the layout, the format version.  For front ends that bring their own
+ * memory reader (session_mem.c).
+ */
+int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
+		       struct kmp_err *err);
+
+/*
+ * A session over memory the caller reads (a crash extension: crash's
+ * readmem()): @mem is copied and never closed, @vmcoreinfo is the dump's
+ * VMCOREINFO text (KEY=VALUE lines), which must stay valid until
+ * kmp_session_close() (not freed by it); @source and @format name the
+ * memory for messages and JSON.  @o->vmlinux must be set; @o->core is
+ * ignored.  Same return values as kmp_session_open(); close with
+ * kmp_session_close().
+ */
+int kmp_session_open_mem(struct kmp_session *s, const struct kmp_options *o,
+			 const struct kmp_mem *mem, const char *vmcoreinfo,
+			 const char *source, const char *format, struct kmp_err *err);
+
 /* Try the places drgn looks for a vmlinux; returns false if none fits. */
 bool kmp_find_vmlinux(const struct kmp_vmcoreinfo *vi, char *out, size_t len);
 

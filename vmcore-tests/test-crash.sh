@@ -1,0 +1,152 @@
+#!/bin/bash
+# The crash extension (issue 11): crash 8.0.2 in batch mode loads
+# kmempool.so and runs `mempool` (report, or the scan on a kernel without the
+# series), `mempool -w`, `mempool -s`, their JSON and `mempool -i` on the
+# patched kernel's hang dump (the kdump test's) and on Debian's stock dump
+# (the stock test's); each output must be exactly the CLI's on the same
+# dump.  Each command's output is redirected by crash into its own file, so
+# crash's own chatter (warnings about its task list on 6.1.107+) never enters
+# the comparison.
+#   ANALYZER_O     analyzer build directory (kmempool, kmempool.so); build/analyzer
+#   PATCHED_DUMP   default build/t/kd-hang/dump-zlib (vmlinux build/kernel/vmlinux)
+#   STOCK_DUMP     default build/t/stock-hang/dump-zlib (build/debian/kernel/vmlinux)
+GROUP=crash
+. "$(dirname "$0")/lib.sh"
+ANALYZER_O=${ANALYZER_O:-$B/analyzer}
+KMP=$ANALYZER_O/kmempool
+SO=$ANALYZER_O/kmempool.so
+D=$T/crash
+rm -rf "$D"
+mkdir -p "$D"
+
+if [ -z "${PATCHED_DUMP:-}" ]; then
+	PATCHED_DUMP=$T/kd-hang/dump-zlib
+	[ -f "$T/kd-hang/dumps" ] && $PY "$ROOT/vmcore-tests/mempool.py" extract "$T/kd-hang" >/dev/null
+fi
+STOCK_DUMP=${STOCK_DUMP:-$T/stock-hang/dump-zlib}
+
+if [ -x "$KMP" ] && [ -f "$SO" ] && command -v crash >/dev/null; then
+	ok "kmempool, kmempool.so and crash ($(crash --version 2>/dev/null | awk '/^crash/ {print $2; exit}')) are there"
+else
+	not_ok "missing: kmempool ($KMP), kmempool.so ($SO) or crash"
+	exit 1
+fi
+
+# The extension exports nothing but what crash needs (no pread(), no library symbol).
+exported=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v -x -e _init -e _fini | tr '\n' ' ')
+if [ -z "$exported" ]; then
+	ok "kmempool.so exports no symbol of its own"
+else
+	not_ok "kmempool.so exports: $exported"
+fi
+
+# same NAME FILE-A FILE-B: byte-identical and not empty
+same() {
+	local n=$1 a=$2 b=$3
+	if [ -s "$a" ] && cmp -s "$a" "$b"; then
+		ok "$n: identical to the CLI ($(wc -l <"$a") lines)"
+	else
+		not_ok "$n: differs from the CLI ($(wc -l <"$a" 2>/dev/null) vs $(wc -l <"$b" 2>/dev/null) lines)"
+		diff "$b" "$a" 2>&1 | head -8 | sed 's/^/    /'
+	fi
+}
+
+# run_case NAME DUMP VMLINUX [-M MODULE]: one crash session, then the comparisons
+run_case() {
+	local name=$1 dump=$2 vml=$3 c=$D/$1 t0 t1 secs
+	shift 3
+	local mopt=("$@")
+	mkdir -p "$c"
+	if [ ! -f "$dump" ] || [ ! -f "$vml" ]; then
+		not_ok "$name: dump $dump or vmlinux $vml missing (run the kdump and stock tests first)"
+		return
+	fi
+	# What the CLI prints.
+	"$KMP" -c "$dump" -s "$vml" "${mopt[@]}" >"$c/cli-report" 2>"$c/cli-report.err"
+	"$KMP" waiters -c "$dump" -s "$vml" "${mopt[@]}" >"$c/cli-waiters" 2>/dev/null
+	"$KMP" scan -c "$dump" -s "$vml" "${mopt[@]}" >"$c/cli-scan" 2>/dev/null
+	"$KMP" -c "$dump" -s "$vml" -f json "${mopt[@]}" >"$c/cli-report.json" 2>/dev/null
+	"$KMP" waiters -c "$dump" -s "$vml" -f json "${mopt[@]}" >"$c/cli-waiters.json" 2>/dev/null
+	"$KMP" scan -c "$dump" -s "$vml" -f json "${mopt[@]}" >"$c/cli-scan.json" 2>/dev/null
+	"$KMP" info -c "$dump" -s "$vml" >"$c/cli-info" 2>/dev/null
+	# The same through crash: crash's startup alone, then with the commands.
+	printf 'exit\n' >"$c/cmds0"
+	t0=$(date +%s.%N)
+	timeout 300 crash -s "$vml" "$dump" -i "$c/cmds0" >"$c/crash0.log" 2>&1 </dev/null
+	t1=$(date +%s.%N)
+	{
+		echo "extend $SO"
+		echo "mempool ${mopt[*]} > $c/ext-report"
+		echo "mempool -w ${mopt[*]} > $c/ext-waiters"
+		echo "mempool -s ${mopt[*]} > $c/ext-scan"
+		echo "mempool -j ${mopt[*]} > $c/ext-report.json"
+		echo "mempool -w -j ${mopt[*]} > $c/ext-waiters.json"
+		echo "mempool -s -j ${mopt[*]} > $c/ext-scan.json"
+		echo "mempool -i > $c/ext-info"
+		echo "mempool -x"
+		echo "exit"
+	} >"$c/cmds"
+	timeout 600 crash -s "$vml" "$dump" -i "$c/cmds" >"$c/crash.log" 2>&1 </dev/null
+	rc=$?
+	secs=$(echo "$(date +%s.%N) $t1 $t0" | awk '{printf "%.1f s (crash alone %.1f s)", $1 - $2, $2 - $3}')
+	if [ $rc = 0 ] && grep -q 'kmempool.so: shared object loaded' "$c/crash.log"; then
+		ok "$name: crash -s loads kmempool.so and runs 8 mempool commands, exit 0 in $secs"
+	else
+		not_ok "$name: crash exit $rc: $(grep -v '^$' "$c/crash.log" | tail -3 | tr '\n' ' ')"
+		return
+	fi
+	same "$name: mempool" "$c/ext-report" "$c/cli-report"
+	same "$name: mempool -w" "$c/ext-waiters" "$c/cli-waiters"
+	same "$name: mempool -s" "$c/ext-scan" "$c/cli-scan"
+	# JSON: the same but for kernel.format ("crash": memory read by crash).
+	local -A opt=([report]="" [waiters]="-w " [scan]="-s ")
+	for j in report waiters scan; do
+		if $PY - "$c/ext-$j.json" "$c/cli-$j.json" <<'PYEOF'
+import json, sys
+ext, cli = (json.load(open(p)) for p in sys.argv[1:3])
+assert ext["kernel"].pop("format") == "crash", "kernel.format is not crash"
+cli["kernel"].pop("format")
+assert ext == cli, "JSON differs"
+assert ext.get("pools"), "no pools"
+PYEOF
+		then
+			ok "$name: mempool ${opt[$j]}-j: the CLI's JSON, kernel.format \"crash\""
+		else
+			not_ok "$name: mempool ${opt[$j]}-j: JSON differs from the CLI's"
+		fi
+	done
+	# info: the same lines but the dump format.
+	if [ -s "$c/ext-info" ] &&
+		diff <(grep -v '^dump format:' "$c/ext-info") <(grep -v '^dump format:' "$c/cli-info") >/dev/null &&
+		grep -qx 'dump format:    crash' "$c/ext-info"; then
+		ok "$name: mempool -i: the CLI's info ($(grep '^release:' "$c/ext-info" | tr -s ' '), $(grep '^panic:' "$c/ext-info" | cut -c1-40)...), format crash"
+	else
+		not_ok "$name: mempool -i differs from kmempool info"
+		diff "$c/cli-info" "$c/ext-info" | head -6 | sed 's/^/    /'
+	fi
+	if grep -q 'Usage:' "$c/crash.log" && grep -q 'mempool \[-w | -s | -i\]' "$c/crash.log"; then
+		ok "$name: a bad option prints the usage"
+	else
+		not_ok "$name: mempool -x did not print the usage"
+	fi
+}
+
+run_case patched "$PATCHED_DUMP" "$B/kernel/vmlinux"
+# On the patched kernel the tasks come from the list; the hang has 3 waiters.
+if [ "$(grep -c '^    pid ' "$D/patched/ext-waiters" 2>/dev/null)" = 3 ]; then
+	ok "patched: mempool -w lists the 3 blocked tasks"
+else
+	not_ok "patched: mempool -w does not list 3 tasks: $(head -4 "$D/patched/ext-waiters" 2>/dev/null)"
+fi
+run_case stock "$STOCK_DUMP" "$B/debian/kernel/vmlinux" -M "$B/module-stock/kmp_stock.ko"
+# On Debian's kernel the report falls back to the scan, and the waiters come
+# from the stacks: 3 + 2 tasks on the module's two pools, named by member.
+if grep -q '^pool .* kmp_stock_devs\[1\]\.pool \[kmp_stock\]' "$D/stock/ext-waiters" 2>/dev/null &&
+	[ "$(grep -c '^    pid ' "$D/stock/ext-waiters")" = 5 ] &&
+	grep -q 'no mempool_list' "$D/stock/crash.log"; then
+	ok "stock: mempool falls back to the scan (message on stderr); mempool -w: 5 tasks, kmp_stock_devs[1].pool named"
+else
+	not_ok "stock: mempool -w or the scan fallback not as expected"
+fi
+echo "$pass passed, $fail failed" >&2
+[ "$fail" = 0 ]
