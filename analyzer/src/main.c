@@ -18,6 +18,8 @@
 #include "stackreport.h"
 
 #define KMP_VERSION "1.0"
+/* The JSON schema's version, the first key of every JSON output (kmempool(1), JSON). */
+#define KMP_JSON_VERSION 1
 
 static const char usage[] =
 "Usage: kmempool [COMMAND] [OPTIONS]\n"
@@ -161,6 +163,7 @@ static int parse(int argc, char **argv, struct cli *c)
 
 static void json_kernel(FILE *f, const struct kmp_session *s)
 {
+	fprintf(f, "\"kmempool_json\": %d, ", KMP_JSON_VERSION);
 	fputs("\"kernel\": {\"release\": ", f);
 	kmp_json_string(f, s->release);
 	fputs(", \"source\": ", f);
@@ -190,7 +193,7 @@ static int cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {
-		.json = c->json, .series = s->series,
+		.json = c->json, .series = s->series, .live = !strcmp(s->core.format, "kcore"),
 		.max_tasks = c->o.lim.max_pools, .max_waiters = c->o.lim.max_waiters,
 		.json_kernel = json_kernel_cb, .json_kernel_arg = s,
 	};
@@ -233,7 +236,13 @@ static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err
 	if (c->json) {
 		printf("{");
 		json_kernel(stdout, s);
-		printf(", \"complete\": %s, \"pools\": [", rc == KMP_OK ? "true" : "false");
+		printf(", \"complete\": %s, ", rc == KMP_OK ? "true" : "false");
+		if (rc != KMP_OK) {
+			printf("\"reason\": ");
+			kmp_json_string(stdout, err->msg);
+			printf(", ");
+		}
+		printf("\"pools\": [");
 		for (size_t i = 0; i < pools.n; i++) {
 			printf(i ? ",\n  " : "\n  ");
 			kmp_json_pool(stdout, &pools.v[i]);
@@ -338,7 +347,7 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	}
 	if (c->json) {
-		printf("{\"release\": ");
+		printf("{\"kmempool_json\": %d, \"release\": ", KMP_JSON_VERSION);
 		kmp_json_string(stdout, s->release);
 		printf(", \"build_id\": ");
 		kmp_json_string(stdout, s->vi.build_id);
@@ -355,6 +364,8 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 			printf("null");
 		if (s->vi.have_crashtime)
 			printf(", \"crash_time\": %" PRId64, s->vi.crashtime);
+		else
+			printf(", \"crash_time\": null");
 		printf(", \"panic\": ");
 		if (found == 1)
 			kmp_json_string(stdout, panic);

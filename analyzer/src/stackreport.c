@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pools.h"
 #include "report.h"
@@ -132,8 +133,25 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	bool *done;
 	int rc;
 
-	rc = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters, collect, &fd, &st,
-				  &ctx, err);
+	/*
+	 * A live kernel changes under the walk: a task that exits between two
+	 * reads breaks the task list's links for a moment.  Such a search is
+	 * thrown away and run again (a few times, after a short pause); only
+	 * what one complete pass saw is printed.
+	 */
+	for (int attempt = 0;; attempt++) {
+		rc = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters, collect, &fd, &st,
+					  &ctx, err);
+		if (rc != KMP_EPARTIAL || !o->live || attempt == KMP_LIVE_RETRIES)
+			break;
+		kmp_stackwait_done(ctx);
+		fd.n = 0;
+		fd.oom = false;
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	}
+	if (rc == KMP_EPARTIAL && o->live)
+		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+			 " (the kernel kept changing: %d attempts)", KMP_LIVE_RETRIES + 1);
 	if (rc == KMP_EFORMAT) {
 		kmp_stackwait_done(ctx);
 		free(fd.v);

@@ -15,6 +15,7 @@
 
 #include "memimg.h"
 #include "poolcheck.h"
+#include "stackreport.h"
 #include "stackwait.h"
 #include "vmlinux.h"
 
@@ -407,6 +408,106 @@ static void test_loops(void)
 	end();
 }
 
+/* A memory reader that repairs the image after a number of reads: a kernel that changes. */
+struct changing {
+	struct kmp_mem inner;
+	unsigned long reads, repair_after;
+	unsigned char *at;
+	uint64_t good;
+	bool repaired;
+};
+
+static bool changing_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+			  struct kmp_err *err)
+{
+	struct changing *c = mem->priv;
+
+	if (!c->repaired && ++c->reads > c->repair_after) {
+		memcpy(c->at, &c->good, 8);
+		c->repaired = true;
+	}
+	return kmp_read(&c->inner, addr, buf, len, err);
+}
+
+static void changing_close(struct kmp_mem *mem)
+{
+	(void)mem;
+}
+
+static void json_kernel_none(FILE *f, const void *arg)
+{
+	(void)arg;
+	fputs("\"kernel\": null", f);
+}
+
+static void test_live_retry(void)
+{
+	static const struct kmp_mem_ops ops = { changing_read, changing_close };
+	struct world w;
+	struct changing c;
+	struct kmp_mem mem = { &ops, &c };
+	struct kmp_stackreport_opts o = { .json = true, .max_tasks = 100, .max_waiters = 100,
+					  .json_kernel = json_kernel_none };
+	struct kmp_naming *nm;
+	struct kmp_err err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	begin("stack search, live: a task list that changes under the walk is searched again");
+	world_init(&w);
+	make_task(&w, 1, 101, 0x2, -1);
+	make_task(&w, 2, 102, 0x2, -1);
+	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), true);
+	/* task 1's next points back at task 2 (a cycle) until the kernel "moves on" */
+	memset(&c, 0, sizeof(c));
+	c.inner = w.mem;
+	c.at = at(&w, task_addr(1) + L.task_tasks.off) + L.lh_next.off;
+	memcpy(&c.good, c.at, 8);
+	putf(at(&w, task_addr(1) + L.task_tasks.off), &L.lh_next,
+	     task_addr(2) + L.task_tasks.off);
+	c.repair_after = 40;
+	w.k.mem = &mem;
+	nm = kmp_naming_new(&w.k, &w.sl, NULL, 0, NULL);
+	o.live = false;
+	f = open_memstream(&text, &len);
+	rc = kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err);
+	fclose(f);
+	CHECK(rc == KMP_EPARTIAL && strstr(text, "\"complete\": false"),
+	      "a dump's broken list is partial: rc %d", rc);
+	free(text);
+	text = NULL;
+	/* break it again; live, the second attempt sees the repaired list */
+	putf(at(&w, task_addr(1) + L.task_tasks.off), &L.lh_next,
+	     task_addr(2) + L.task_tasks.off);
+	c.reads = 0;
+	c.repaired = false;
+	o.live = true;
+	f = open_memstream(&text, &len);
+	rc = kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err);
+	fclose(f);
+	CHECK(rc == KMP_OK && strstr(text, "\"complete\": true") && strstr(text, "\"pid\": 101"),
+	      "live: rc %d, %s: %s", rc, err.msg, text);
+	free(text);
+	text = NULL;
+	/* a list that never settles: partial, and the message says so */
+	putf(at(&w, task_addr(1) + L.task_tasks.off), &L.lh_next,
+	     task_addr(2) + L.task_tasks.off);
+	c.repair_after = ~0UL;
+	c.reads = 0;
+	c.repaired = false;
+	f = open_memstream(&text, &len);
+	rc = kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err);
+	fclose(f);
+	CHECK(rc == KMP_EPARTIAL && strstr(err.msg, "kept changing"), "never settles: rc %d, %s",
+	      rc, err.msg);
+	free(text);
+	kmp_naming_free(nm);
+	memimg_free(&w.img);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	struct kmp_vmlinux *v = &V;
@@ -435,6 +536,7 @@ int main(int argc, char **argv)
 	test_search();
 	test_poolcheck();
 	test_loops();
+	test_live_retry();
 	kmp_vmlinux_close(v);
 	printf("unit-stacks: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
