@@ -204,7 +204,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 			 */
 			if (!whole && !kmp_read(s->k->mem, sl->vmemmap_base + (pfn + i) * ps,
 						(unsigned char *)p, ps, &e)) {
-				s->st->unreadable[KMP_IN_SLAB]++;
+				s->st->vmemmap_holes++;
 				continue;
 			}
 			flags = word(p + sl->flags.off);
@@ -268,6 +268,11 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 			   "the debug info lacks struct page/slab/kmem_cache members, or "
 			   "page_offset_base/vmemmap_base are unknown" :
 			   "max_pfn is unknown or beyond the bound");
+		rc = KMP_EPARTIAL;
+	}
+	if (rc == KMP_OK && st->unreadable[KMP_IN_SLAB]) {
+		kmp_seterr(err, "%" PRIu64 " slabs could not be read: pools in them are missing",
+			   st->unreadable[KMP_IN_SLAB]);
 		rc = KMP_EPARTIAL;
 	}
 	free(s.buf);

@@ -34,6 +34,7 @@ struct kmp_scan_stats {
 	uint64_t pools;
 	uint64_t slabs, slab_pages;	/* slabs scanned, pages they cover */
 	uint64_t unreadable[3];		/* unreadable chunks per enum kmp_where */
+	uint64_t vmemmap_holes;		/* struct pages not there: no RAM behind them */
 	char first_rejection[200];	/* for --verbose */
 };
 

@@ -221,8 +221,15 @@ int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablay
 			"check%s%s\n", st.bytes, st.slabs, st.slab_pages, st.candidates,
 			st.rejected, st.rejected ? ", the first: " : "", st.first_rejection);
 		fprintf(stderr, "kmempool: scan: unreadable chunks: %" PRIu64 " kernel, %" PRIu64
-			" module, %" PRIu64 " slab (left out of the dump, or unmapped)\n",
+			" module, %" PRIu64 " slab (left out of the dump, or unmapped); %" PRIu64
+			" struct pages with no RAM behind them\n",
 			st.unreadable[KMP_IN_KERNEL], st.unreadable[KMP_IN_MODULE],
+			st.unreadable[KMP_IN_SLAB], st.vmemmap_holes);
+	}
+	/* Kernel and module data a dump leaves out are zero pages: no pool can be there. */
+	if (!o->verbose && st.unreadable[KMP_IN_SLAB]) {
+		fprintf(stderr, "kmempool: scan: warning: %" PRIu64 " slabs could not be read "
+			"(left out of the dump?); pools in them are missing from the list\n",
 			st.unreadable[KMP_IN_SLAB]);
 	}
 	free(all.v);
