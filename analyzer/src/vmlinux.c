@@ -122,6 +122,7 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 		/* The raw table is used as is: a 64-bit little-endian file on such a host. */
 		if (sh.sh_entsize != sizeof(Elf64_Sym) || !(data = elf_rawdata(scn, NULL)) ||
 		    !data->d_buf || data->d_size < sh.sh_size ||
+		    (uintptr_t)data->d_buf % _Alignof(Elf64_Sym) ||	/* a damaged sh_offset */
 		    !(strscn = elf_getscn(v->elf, sh.sh_link)) || !gelf_getshdr(strscn, &strsh) ||
 		    strsh.sh_type != SHT_STRTAB || !(str = elf_rawdata(strscn, NULL)) ||
 		    !str->d_buf || !str->d_size ||

@@ -301,5 +301,34 @@ else
 	fail=$((fail + 1))
 fi
 
+# A vmlinux whose .symtab is not 8-byte aligned in the file (sh_offset + 4):
+# found by fuzz_layout as a misaligned Elf64_Sym access (UBSan).
+symoff=$(python3 - "$FAKE" <<'EOF'
+import re, subprocess, sys
+path = sys.argv[1]
+d = open(path, "rb").read(64)
+shoff = int.from_bytes(d[40:48], "little")
+secs = subprocess.run(["readelf", "-SW", path], stdout=subprocess.PIPE, universal_newlines=True).stdout
+m = re.search(r"\[\s*(\d+)\]\s+\.symtab\s", secs)
+print(shoff + 64 * int(m.group(1)) + 24 if m else "")
+EOF
+)
+if [ -n "$symoff" ]; then
+	cp "$FAKE" "$T/vmlinux-symtab"
+	cur=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); o=int(sys.argv[2]); print(int.from_bytes(d[o:o+8],"little"))' "$T/vmlinux-symtab" "$symoff")
+	poke "$T/vmlinux-symtab" "$symoff" 8 $((cur + 4))
+	timeout 60 "$KMP" -c "$T/good" -s "$T/vmlinux-symtab" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ $rc = 3 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q 'is this a vmlinux' "$T/err" &&
+	   clean_err; then
+		ok "vmlinux with a misaligned .symtab: exit 3, no undefined behaviour"
+	else
+		bad "misaligned .symtab: exit $rc"
+	fi
+else
+	echo "not ok - crafted: no .symtab in $FAKE"
+	fail=$((fail + 1))
+fi
+
 echo "crafted: $pass passed, $fail failed"
 [ "$fail" = 0 ]
