@@ -94,6 +94,10 @@ test-install:
 test-crash:
 	@bash vmcore-tests/test-crash.sh
 
+# Every command's JSON against analyzer/kmempool.schema.json.
+test-json:
+	@bash vmcore-tests/test-json.sh
+
 clean:
 	rm -rf $(B)/analyzer $(B)/module $(B)/initrd $(B)/t
 
@@ -103,4 +107,4 @@ distclean:
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
 	debian-kernel module-stock initrd-stock stock test-stock \
-	clean distclean install uninstall test-install test-crash
+	clean distclean install uninstall test-install test-crash test-json

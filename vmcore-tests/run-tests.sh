@@ -54,6 +54,8 @@ fi
 step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
 # The crash extension on the kdump test's hang dump and the stock dump (issue 11).
 step "crash" bash "$ROOT/vmcore-tests/test-crash.sh"
+# Every command's JSON against analyzer/kmempool.schema.json, on the same dumps.
+step "json" bash "$ROOT/vmcore-tests/test-json.sh"
 pass=$(grep -c '^ok - ' "$LOG")
 fail=$(grep -c '^not ok - ' "$LOG")
 echo "==> [test] all done in $(( $(date +%s) - start )) s (log: $LOG)" >&2
