@@ -35,6 +35,7 @@ POOLS = {
     "kmp_stock_ctx->page_pool": ("page_min", "page"),
     "kmp_stock_ctx->buf_pool": ("buf_min", "kmalloc"),
     "kmp_stock_private": ("private_min", "private"),
+    "kmp_stock_big->pool": ("big_min", "kmalloc"),
 }
 # The blocked pools: variable -> (parameter with the number of waiters,
 # parameter with the element size).
@@ -63,7 +64,7 @@ def ground_truth(r, o, params):
     bad = [v for v, (param, typ) in POOLS.items()
            if v not in pools or pools[v][2] != params[param] or pools[v][1] != typ]
     r.check(not bad and len(pools) == len(POOLS),
-            "the module reports its 6 pools with the requested min_nr",
+            f"the module reports its {len(POOLS)} pools with the requested min_nr",
             f"wrong or missing: {bad}\n{pools}")
     waiters = {}
     for line in log.splitlines():
@@ -218,6 +219,7 @@ SCAN_NAMES = {
     "kmp_stock_ctx->page_pool": "kmp_stock_ctx->page_pool [kmp_stock]",
     "kmp_stock_ctx->buf_pool": "kmp_stock_ctx->buf_pool [kmp_stock]",
     "kmp_stock_private": "*kmp_stock_private [kmp_stock]",
+    "kmp_stock_big->pool": "kmp_stock_big->pool [kmp_stock]",
 }
 
 
@@ -234,7 +236,8 @@ def check_scan(r, name, rc, text, err, pools, params):
             f"{name}: kmempool scan exits 0 with a complete answer", f"exit {rc}: {err}")
     page = 4096
     elem = {"kmp_stock_slab": params["slab_size"], "kmp_stock_ctx->page_pool":
-            page << params["page_order"], "kmp_stock_ctx->buf_pool": params["buf_size"]}
+            page << params["page_order"], "kmp_stock_ctx->buf_pool": params["buf_size"],
+            "kmp_stock_big->pool": params["buf_size"]}
     bad = []
     for var, (addr, typ, min_nr, _) in pools.items():
         p = found.get(addr)
@@ -245,7 +248,8 @@ def check_scan(r, name, rc, text, err, pools, params):
                 p["low_nr"] is not None or p["waits"] is not None or
                 p["waiting"] != (params[BLOCKED[var][0]] if blocked else 0)):
             bad.append((var, p))
-    r.check(not bad, f"{name}: kmempool scan finds the module's 6 pools at their addresses, "
+    r.check(not bad, f"{name}: kmempool scan finds the module's {len(POOLS)} pools at their "
+            "addresses (one in a vmalloc'd struct), "
             "with type, min_nr, curr_nr, elem_size, waiting, and names after their variables "
             "(statistics the kernel does not keep are null)", bad)
     mine = sorted(a for a, p in found.items() if p["name"].endswith("[kmp_stock]"))

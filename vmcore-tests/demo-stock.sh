@@ -13,7 +13,7 @@ stage "Debian's kernel, its -dbg vmlinux and the stock initramfs (downloaded and
 make -s -C "$ROOT" analyzer stock
 K=$B/debian/kernel
 rm -rf "$D.in"; mkdir -p "$D.in"
-echo "slab_min=4 slab_size=200 dev0_min=3 dev1_min=6 dev_size=112 page_min=2 page_order=1 buf_min=5 buf_size=300 private_min=8 private_size=72" \
+echo "slab_min=4 slab_size=200 dev0_min=3 dev1_min=6 dev_size=112 page_min=2 page_order=1 buf_min=5 buf_size=300 private_min=8 private_size=72 big_min=3" \
 	> "$D.in/module.params"
 stage "booting $(cat "$K/release") with crashkernel=384M; dm-crypt, md raid1, 5 tasks blocked;"
 stage "sysrq crash, capture by Debian's kernel (a minute or two under TCG)"

@@ -14,7 +14,7 @@ K=$B/debian/kernel
 KO=$B/module-stock/kmp_stock.ko
 INITRD=$B/initrd/stock.cpio.gz
 # Pool sizes the test module is asked for (block_* are set by the guest).
-STOCK_PARAMS="slab_min=4 slab_size=200 dev0_min=3 dev1_min=6 dev_size=112 page_min=2 page_order=1 buf_min=5 buf_size=300 private_min=8 private_size=72"
+STOCK_PARAMS="slab_min=4 slab_size=200 dev0_min=3 dev1_min=6 dev_size=112 page_min=2 page_order=1 buf_min=5 buf_size=300 private_min=8 private_size=72 big_min=3"
 
 stage "building Debian's kernel dir, kmp_stock.ko, stock initramfs (cached)"
 t0=$(date +%s.%N)

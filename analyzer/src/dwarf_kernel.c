@@ -101,3 +101,33 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_
 		sl->pg_slab >= 0 && sl->pg_slab < 64 && sl->pg_head >= 0 && sl->pg_head < 64;
 	return true;
 }
+
+bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlayout *vl)
+{
+	struct kmp_wanted w[] = {
+		{ .name = "vmap_area", .tag = DW_TAG_structure_type },
+		{ .name = "vm_struct", .tag = DW_TAG_structure_type },
+	};
+	uint64_t vmsize;
+	bool via;
+	Dwarf_Die cu;
+
+	memset(vl, 0, sizeof(*vl));
+	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/vmalloc.c", false, &cu, &via))
+		return false;
+	kmp_dwarf_scan(&cu, w, 2);
+	vl->ok = w[0].found && w[1].found && kmp_dwarf_size(&w[0].die, &vl->va_size) &&
+		 kmp_dwarf_size(&w[1].die, &vmsize) &&
+		 member_in(&w[0].die, vl->va_size, "va_start", &vl->va_start) &&
+		 member_in(&w[0].die, vl->va_size, "va_end", &vl->va_end) &&
+		 member_in(&w[0].die, vl->va_size, "list", &vl->list) &&
+		 member_in(&w[0].die, vl->va_size, "vm", &vl->vm) &&
+		 member_in(&w[1].die, vmsize, "addr", &vl->vm_addr) &&
+		 member_in(&w[1].die, vmsize, "size", &vl->vm_size) &&
+		 member_in(&w[1].die, vmsize, "pages", &vl->vm_pages) &&
+		 member_in(&w[1].die, vmsize, "nr_pages", &vl->vm_nr_pages) &&
+		 vl->va_start.size == 8 && vl->vm.size == 8 && vl->vm_addr.size == 8 &&
+		 vl->vm_size.size == 8 && vl->vm_pages.size == 8 && vl->vm_nr_pages.size <= 8 &&
+		 vl->va_size <= 256;
+	return vl->ok;
+}

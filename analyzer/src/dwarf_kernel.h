@@ -18,4 +18,14 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_cu_addr,
 			 bool no_aranges, struct kmp_slablayout *sl);
 
+/* struct vmap_area and struct vm_struct (vmalloc areas), from mm/vmalloc.c's unit. */
+struct kmp_vmlayout {
+	struct kmp_field va_start, va_end, list, vm;
+	struct kmp_field vm_addr, vm_size, vm_pages, vm_nr_pages;
+	uint64_t va_size;
+	bool ok;
+};
+
+bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlayout *vl);
+
 #endif

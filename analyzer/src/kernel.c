@@ -12,7 +12,7 @@ enum {
 	K_STEXT, K_ETEXT, K_SDATA, K_EDATA, K_SBSS, K_EBSS, K_INIT_TASK, K_MEMPOOL_ALLOC,
 	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
 	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_PAGE_OFFSET_BASE,
-	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_N
+	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_VMAP_AREA_LIST, K_VFREE, K_N
 };
 
 bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
@@ -36,6 +36,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		[K_RO_AFTER_INIT] = { "__start_ro_after_init" },
 		[K_RO_AFTER_INIT_END] = { "__end_ro_after_init" },
 		[K_MAX_PFN] = { "max_pfn" },
+		[K_VMAP_AREA_LIST] = { "vmap_area_list" }, [K_VFREE] = { "vfree" },
 	};
 	static const int needed[] = { K_STEXT, K_ETEXT, K_INIT_TASK, K_MEMPOOL_ALLOC,
 				      K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK };
@@ -76,6 +77,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->ro_after_init = RT(K_RO_AFTER_INIT);
 	k->ro_after_init_end = RT(K_RO_AFTER_INIT_END);
 	k->max_pfn_sym = RT(K_MAX_PFN);
+	k->vmap_area_list = RT(K_VMAP_AREA_LIST);
 #undef RT
 	k->thread_size = s[K_END_INIT_TASK].addr - s[K_INIT_STACK].addr;
 	if (s[K_END_INIT_TASK].addr <= s[K_INIT_STACK].addr || k->thread_size > (1u << 20) ||
@@ -100,6 +102,8 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 			 "the debug info has no usable struct module, or no `modules` list");
 	}
 	k->lim = *lim;
+	if (s[K_VFREE].found)
+		kmp_vmlayout_load(vml, s[K_VFREE].addr, &k->vmlayout);
 	return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include "layout.h"
 #include "mem.h"
+#include "dwarf_kernel.h"
 #include "modules.h"
 #include "slab.h"
 #include "vmlinux.h"
@@ -40,6 +41,8 @@ struct kmp_kernel {
 	bool have_modules;
 	struct kmp_limits_mods lim;
 	struct kmp_funcs *funcs;	/* function starts: a cache, built on first use */
+	struct kmp_vmlayout vmlayout;	/* vmalloc areas; vmlayout.ok false if unknown */
+	uint64_t vmap_area_list;	/* runtime address of the list head, 0 if none */
 };
 
 /*

@@ -386,8 +386,14 @@ static bool prepared(const struct kmp_naming *nm, uint64_t addr, uint64_t *at)
 
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len)
 {
+	kmp_naming_pool_in(nm, addr, 0, out, len);
+}
+
+void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, char *out,
+			size_t len)
+{
 	const struct kmp_kernel *k = nm->k;
-	uint64_t ptr, obj, cache, osize, off, known;
+	uint64_t ptr, obj, cache = 0, osize, off, known;
 	char cname[KMP_CACHE_NAME_MAX], path[400];
 	struct place pl;
 	struct kmp_err e;
@@ -404,8 +410,11 @@ void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len
 		finish(out, len, "*", pl.expr, "", pl.mod);
 		return;
 	}
-	/* A slab object that holds it, and a global that points at that. */
-	if (!nm->sl || !kmp_slab_object(k->mem, nm->sl, addr, &obj, &cache)) {
+	/* The object that holds it (a slab object, or as the caller knows), and a global
+	 * that points at that. */
+	if (in_obj && in_obj <= addr) {
+		obj = in_obj;
+	} else if (!nm->sl || !kmp_slab_object(k->mem, nm->sl, addr, &obj, &cache)) {
 		snprintf(out, len, "-");
 		return;
 	}
@@ -425,7 +434,9 @@ void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len
 		finish(out, len, "(*", pl.expr, path, pl.mod);
 		return;
 	}
-	if (kmp_cache_read(k->mem, nm->sl, cache, cname, sizeof(cname), &osize, &e))
+	if (!cache)
+		snprintf(out, len, "<vmalloc 0x%" PRIx64 ">+0x%" PRIx64, obj, off);
+	else if (kmp_cache_read(k->mem, nm->sl, cache, cname, sizeof(cname), &osize, &e))
 		snprintf(out, len, "<%s>+0x%" PRIx64, cname, off);
 	else
 		snprintf(out, len, "-");

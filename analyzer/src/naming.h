@@ -38,5 +38,8 @@ void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n);
 
 /* Name the pool at @addr into @out ("-" when nothing names it). */
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len);
+/* The same, for a pool known to lie in the object that starts at @obj (0: unknown). */
+void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t obj, char *out,
+			size_t len);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scan.h"
+#include "walk.h"
 
 #define CHUNK (64 * 1024)
 #define PAGES_PER_READ 512
@@ -82,7 +83,16 @@ static void candidate(struct scanner *s, uint64_t addr, enum kmp_where where, ui
 }
 
 /* Scan [lo, hi) of global data, in chunks that overlap by a pool's size. */
+static void scan_range_obj(struct scanner *s, uint64_t lo, uint64_t hi, enum kmp_where where,
+			   uint64_t obj);
+
 static void scan_range(struct scanner *s, uint64_t lo, uint64_t hi, enum kmp_where where)
+{
+	scan_range_obj(s, lo, hi, where, 0);
+}
+
+static void scan_range_obj(struct scanner *s, uint64_t lo, uint64_t hi, enum kmp_where where,
+			   uint64_t obj)
 {
 	uint64_t psize = s->k->l->pool_size, ps = s->k->page_size;
 
@@ -107,7 +117,7 @@ static void scan_range(struct scanner *s, uint64_t lo, uint64_t hi, enum kmp_whe
 		s->st->bytes += len;
 		for (uint64_t o = 0; o + psize <= len; o += 8)
 			if (shape(s, s->buf + o))
-				candidate(s, a + o, where, 0, 0);
+				candidate(s, a + o, where, obj, 0);
 		/* The next chunk starts where a pool could still begin. */
 		a += len > psize ? len - psize + 8 : len;
 	}
@@ -232,6 +242,46 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 	free(pages);
 }
 
+struct vmalloc_walk {
+	struct scanner *s;
+	uint64_t bytes;			/* bound on what vmalloc areas add */
+};
+
+static bool in_module(const struct kmp_kernel *k, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = 0; i < k->mods.n; i++)
+		if (lo < k->mods.v[i].base + k->mods.v[i].size && k->mods.v[i].base < hi)
+			return true;
+	return false;
+}
+
+static bool vmalloc_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct vmalloc_walk *w = arg;
+	struct scanner *s = w->s;
+	const struct kmp_vmlayout *vl = &s->k->vmlayout;
+	uint64_t va = node - vl->list.off, vm, addr, size, pages, nr;
+	struct kmp_err e;
+	bool ok = true;
+
+	(void)err;
+	ok = kmp_read_uint(s->k->mem, va + vl->vm.off, 8, &vm, &e) && vm &&
+	     kmp_read_uint(s->k->mem, vm + vl->vm_addr.off, 8, &addr, &e) &&
+	     kmp_read_uint(s->k->mem, vm + vl->vm_size.off, 8, &size, &e) &&
+	     kmp_read_uint(s->k->mem, vm + vl->vm_pages.off, 8, &pages, &e) &&
+	     kmp_read_uint(s->k->mem, vm + vl->vm_nr_pages.off, vl->vm_nr_pages.size, &nr, &e);
+	/* Only memory with pages of its own: vmalloc, not ioremap (device memory). */
+	if (!ok || !pages || !nr || nr > (1ULL << 22) || nr * s->k->page_size > size ||
+	    addr + nr * s->k->page_size < addr || in_module(s->k, addr, addr + size))
+		return true;
+	if (w->bytes + nr * s->k->page_size > (1ULL << 32))
+		return true;	/* the bound: 4 GiB of vmalloc areas */
+	w->bytes += nr * s->k->page_size;
+	s->st->vmalloc_areas++;
+	scan_range_obj(s, addr, addr + nr * s->k->page_size, KMP_IN_VMALLOC, addr);
+	return true;
+}
+
 int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
 	     kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err)
 {
@@ -260,6 +310,18 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 		kmp_seterr(err, "the module list could not be read (%s): pools in modules "
 			   "may be missing", k->mods.why);
 		rc = KMP_EPARTIAL;
+	}
+	if (k->vmlayout.ok && k->vmap_area_list) {
+		struct vmalloc_walk w = { &s, 0 };
+		struct kmp_err why;
+		uint64_t last;
+
+		if (kmp_list_walk(k->mem, k->l, k->vmap_area_list, 1u << 22, vmalloc_visit, &w,
+				  &last, &why) != KMP_WALK_DONE && rc == KMP_OK) {
+			kmp_seterr(err, "the vmalloc area list could not be read to its end: %s",
+				   why.msg);
+			rc = KMP_EPARTIAL;
+		}
 	}
 	if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
 		scan_slabs(&s, sl->max_pfn);

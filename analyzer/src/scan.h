@@ -4,8 +4,8 @@
  * (kernels without mempool_list have no other inventory).  Where it looks:
  * the kernel's data, read-only-after-init data and bss; each module's data;
  * and every slab whose cache's objects are big enough to hold a pool (from
- * the struct pages in vmemmap).  Not the page cache, user memory, or
- * vmalloc areas other than modules.  Each candidate must pass
+ * the struct pages in vmemmap); and vmalloc areas backed by pages of their
+ * own (vmalloc'd, not ioremapped).  Not the page cache or user memory.  Each candidate must pass
  * kmp_pool_check_strict().
  */
 #ifndef KMP_SCAN_H
@@ -17,12 +17,14 @@ enum kmp_where {
 	KMP_IN_KERNEL,		/* vmlinux data or bss */
 	KMP_IN_MODULE,		/* a module's data */
 	KMP_IN_SLAB,		/* a slab object */
+	KMP_IN_VMALLOC,		/* a vmalloc area (not a module's) */
 };
 
 struct kmp_found {
 	struct kmp_poolinfo pi;
 	enum kmp_where where;
-	uint64_t obj, cache;	/* KMP_IN_SLAB: the object and its kmem_cache */
+	uint64_t obj, cache;	/* KMP_IN_SLAB: the object and its kmem_cache;
+				 * KMP_IN_VMALLOC: obj is the area's start */
 };
 
 typedef void (*kmp_scan_fn)(const struct kmp_found *f, void *arg);
@@ -33,7 +35,8 @@ struct kmp_scan_stats {
 	uint64_t rejected;		/* ... and failed the full check */
 	uint64_t pools;
 	uint64_t slabs, slab_pages;	/* slabs scanned, pages they cover */
-	uint64_t unreadable[3];		/* unreadable chunks per enum kmp_where */
+	uint64_t unreadable[4];		/* unreadable chunks per enum kmp_where */
+	uint64_t vmalloc_areas;		/* vmalloc areas searched */
 	uint64_t vmemmap_holes;		/* struct pages not there: no RAM behind them */
 	char first_rejection[200];	/* for --verbose */
 };

@@ -88,7 +88,8 @@ static void series_read(const struct kmp_kernel *k, uint64_t pool, struct series
 
 static const char *where_name(enum kmp_where w)
 {
-	return w == KMP_IN_KERNEL ? "kernel" : w == KMP_IN_MODULE ? "module" : "slab";
+	return w == KMP_IN_KERNEL ? "kernel" : w == KMP_IN_MODULE ? "module" :
+	       w == KMP_IN_SLAB ? "slab" : "vmalloc";
 }
 
 static void print_text(FILE *f, const struct kmp_found *x, const char *name, uint64_t waiting,
@@ -163,11 +164,16 @@ int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablay
 		rc = KMP_EPARTIAL;
 	}
 	qsort(all.v, all.n, sizeof(*all.v), by_addr);
-	addrs = malloc((all.n ? all.n : 1) * sizeof(*addrs));
+	addrs = malloc((all.n ? 2 * all.n : 1) * sizeof(*addrs));
 	if (addrs) {
-		for (size_t i = 0; i < all.n; i++)
-			addrs[i] = all.v[i].pi.addr;
-		kmp_naming_prepare(nm, addrs, all.n);
+		size_t n = 0;
+
+		for (size_t i = 0; i < all.n; i++) {
+			addrs[n++] = all.v[i].pi.addr;
+			if (all.v[i].where == KMP_IN_VMALLOC && all.v[i].obj != all.v[i].pi.addr)
+				addrs[n++] = all.v[i].obj;
+		}
+		kmp_naming_prepare(nm, addrs, n);
 		free(addrs);
 	}
 	if (o->json) {
@@ -191,7 +197,9 @@ int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablay
 		struct kmp_err why;
 		bool wk;
 
-		kmp_naming_pool(nm, all.v[i].pi.addr, name, sizeof(name));
+		kmp_naming_pool_in(nm, all.v[i].pi.addr,
+				   all.v[i].where == KMP_IN_VMALLOC ? all.v[i].obj : 0, name,
+				   sizeof(name));
 		wk = kmp_list_walk(k->mem, k->l, all.v[i].pi.addr + k->l->wait.off +
 				   k->l->wqh_head.off, o->max_waiters, count_visit, &waiting,
 				   &last, &why) == KMP_WALK_DONE;
@@ -212,8 +220,9 @@ int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablay
 		}
 		fputs("}\n", f);
 	} else {
-		fprintf(f, "# %zu pools; %" PRIu64 " MiB scanned in kernel data, module data and "
-			"%" PRIu64 " slabs\n", all.n, st.bytes >> 20, st.slabs);
+		fprintf(f, "# %zu pools; %" PRIu64 " MiB scanned in kernel data, module data, "
+			"%" PRIu64 " vmalloc areas and %" PRIu64 " slabs\n", all.n, st.bytes >> 20,
+			st.vmalloc_areas, st.slabs);
 	}
 	if (o->verbose) {
 		fprintf(stderr, "kmempool: scan: %" PRIu64 " bytes, %" PRIu64 " slabs (%" PRIu64

@@ -14,6 +14,9 @@
  *                         embedded in a kmalloc'd struct reached from a
  *                         global pointer: page pool and kmalloc pool
  *   kmp_stock_private     global pointer, mempool_create() private pool
+ *   kmp_stock_big->pool   embedded in a vmalloc'd struct (past its first
+ *                         pages) reached from a global pointer: a kmalloc
+ *                         pool (big_min, buf_size)
  *
  * block_private=N / block_dev1=M: on load, make kmp_stock_alloc() fail,
  * empty that pool's reserve and start N (M) kernel threads "kmp_waiter"
@@ -29,6 +32,7 @@
  */
 #include <linux/module.h>
 #include <linux/mempool.h>
+#include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include <linux/gfp.h>
 #include <linux/kthread.h>
@@ -71,11 +75,20 @@ struct kmp_stock_ctx {
 	mempool_t buf_pool;
 };
 
+/* Big enough for vmalloc, with the pool beyond its first page. */
+struct kmp_stock_big {
+	char table[3 * 4096 + 40];
+	mempool_t pool;
+};
+
 static struct kmem_cache *kmp_stock_cache;
 static mempool_t *kmp_stock_slab;
 static struct kmp_stock_dev kmp_stock_devs[2];
 static struct kmp_stock_ctx *kmp_stock_ctx;
 static mempool_t *kmp_stock_private;
+static struct kmp_stock_big *kmp_stock_big;
+static int big_min = 3;
+module_param(big_min, int, 0444);
 
 /*
  * What a blocked pool's test holds: the drained reserve and the waiters.
@@ -184,6 +197,10 @@ static void kmp_stock_destroy(void)
 
 	kmp_stock_unblock();
 	mempool_destroy(kmp_stock_private);
+	if (kmp_stock_big) {
+		mempool_exit(&kmp_stock_big->pool);
+		vfree(kmp_stock_big);
+	}
 	if (kmp_stock_ctx) {
 		mempool_exit(&kmp_stock_ctx->buf_pool);
 		mempool_exit(&kmp_stock_ctx->page_pool);
@@ -197,7 +214,7 @@ static void kmp_stock_destroy(void)
 
 static bool kmp_stock_params_ok(void)
 {
-	int mins[] = { slab_min, dev0_min, dev1_min, page_min, buf_min, private_min };
+	int mins[] = { slab_min, dev0_min, dev1_min, page_min, buf_min, private_min, big_min };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(mins); i++)
@@ -258,6 +275,14 @@ static int __init kmp_stock_init(void)
 	if (!kmp_stock_private)
 		goto nomem;
 	kmp_stock_report("kmp_stock_private", kmp_stock_private, "private", private_size);
+
+	kmp_stock_big = vzalloc(sizeof(*kmp_stock_big));
+	if (!kmp_stock_big)
+		goto nomem;
+	err = mempool_init_kmalloc_pool(&kmp_stock_big->pool, big_min, buf_size);
+	if (err)
+		goto fail;
+	kmp_stock_report("kmp_stock_big->pool", &kmp_stock_big->pool, "kmalloc", buf_size);
 
 	if (block_private)
 		kmp_stock_block_pool(&kmp_stock_blocks[0], "kmp_stock_private",
