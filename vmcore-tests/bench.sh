@@ -134,6 +134,44 @@ PY
 else
 	echo "==> [bench] stock: no dump of Debian's kernel yet (make test-stock makes one)"
 fi
+# The scan against guest memory size: a 4 GiB guest of the patched kernel
+# (the hang scenario of the kdump test), captured once and kept.
+G4=$B/bench/kd-4g
+if [ ! -f "$G4/dump-zlib" ] && [ -f "$B/kernel/bzImage" ] && [ -f "$B/initrd/test.cpio.gz" ]; then
+	echo "==> [bench] capturing a dump of a 4 GiB guest (once; about a minute under TCG)"
+	mkdir -p "$G4.in"
+	echo hang > "$G4.in/scenario"
+	echo "page_min=2 page_order=1" > "$G4.in/module.params"
+	if bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.cpio.gz" \
+		--script "$ROOT/vmcore-tests/guest/kdump.sh" --input "$ROOT/vmcore-tests/guest/common.sh" \
+		--input "$G4.in/scenario" --input "$G4.in/module.params" --input "$B/kernel/bzImage" \
+		--input "$B/initrd/test.cpio.gz" --append "crashkernel=128M" --mem 4096 \
+		--scratch 256 --timeout 300 --out "$G4" > /dev/null; then
+		/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$G4" > /dev/null
+	fi
+fi
+if [ -f "$G4/dump-zlib" ]; then
+	: > "$TMP/results"
+	measure scan-4g 5 "$KMP" scan -f json -c "$G4/dump-zlib" -s "$VML"
+	measure report-4g 5 "$KMP" -f json -c "$G4/dump-zlib" -s "$VML"
+	awk '{ printf "%-24s median %7.3f s   peak RSS %7.1f MB   (%d runs)\n", $1, $2, $3 / 1024, $4 }' \
+		"$TMP/results"
+	if ! /usr/bin/python3 - "$TMP/scan-4g.out" "$TMP/report-4g.out" "$TMP/results" <<'PY'
+import json, sys
+s, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+t = float([l.split() for l in open(sys.argv[3]) if l.startswith("scan-4g ")][0][1])
+same = {p["address"] for p in s["pools"]} == {p["address"] for p in r["pools"]}
+print(f"4 GiB guest: the scan found {len(s['pools'])} pools "
+      f"({'the same as' if same else 'NOT the same as'} mempool_list's {len(r['pools'])}) "
+      f"in {t:.3f} s: {t / 4:.3f} s per GiB of guest memory")
+sys.exit(0 if same else 1)
+PY
+	then
+		failed="$failed scan-4g-vs-list"
+	fi
+else
+	echo "==> [bench] no 4 GiB dump (the patched kernel is not built)"
+fi
 if [ -n "$failed" ]; then
 	echo "==> [bench] FAILED:$failed" >&2
 	exit 1
