@@ -11,6 +11,11 @@
 #define CHUNK (64 * 1024)
 #define PAGES_PER_READ 512
 #define CACHES_MAX 4096		/* distinct kmem_caches remembered */
+/*
+ * max_pfn comes from memory: if that many struct pages in a row are not
+ * there (64 GiB of RAM without a struct page), it is not believed.
+ */
+#define MISSING_RUN_MAX (1ULL << 24)
 
 struct cacheinfo {
 	uint64_t addr, size, object_size, pad;
@@ -26,6 +31,7 @@ struct scanner {
 	unsigned char *buf;
 	struct cacheinfo *caches;
 	size_t ncaches;
+	uint64_t gave_up;		/* pfn where the struct page walk stopped, 0 if not */
 };
 
 static uint64_t word(const unsigned char *p)
@@ -189,9 +195,11 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 	uint64_t ps = sl->page_struct_size;
 	unsigned char *pages = malloc(PAGES_PER_READ * ps + ps);
 
+	uint64_t missing_run = 0;
+
 	if (!pages)
 		return;
-	for (uint64_t pfn = 0; pfn < max_pfn; pfn += PAGES_PER_READ) {
+	for (uint64_t pfn = 0; pfn < max_pfn && !s->gave_up; pfn += PAGES_PER_READ) {
 		uint64_t n = max_pfn - pfn < PAGES_PER_READ ? max_pfn - pfn : PAGES_PER_READ;
 		struct kmp_err e;
 
@@ -215,8 +223,22 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 			if (!whole && !kmp_read(s->k->mem, sl->vmemmap_base + (pfn + i) * ps,
 						(unsigned char *)p, ps, &e)) {
 				s->st->vmemmap_holes++;
+				/* A vmemmap page that is not there holds no struct page at all. */
+				if (!((sl->vmemmap_base + (pfn + i) * ps) & (s->k->page_size - 1))) {
+					uint64_t skip = s->k->page_size / ps;
+
+					if (skip > n - i)
+						skip = n - i;
+					s->st->vmemmap_holes += skip - 1;
+					i += skip - 1;
+				}
+				if (++missing_run > MISSING_RUN_MAX / 64 && !s->gave_up) {
+					s->gave_up = pfn + i;
+					break;
+				}
 				continue;
 			}
+			missing_run = 0;
 			flags = word(p + sl->flags.off);
 
 			if (!(flags & (1ULL << sl->pg_slab)) || (word(p + sl->compound_head.off) & 1))
@@ -330,6 +352,12 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 			   "the debug info lacks struct page/slab/kmem_cache members, or "
 			   "page_offset_base/vmemmap_base are unknown" :
 			   "max_pfn is unknown or beyond the bound");
+		rc = KMP_EPARTIAL;
+	}
+	if (rc == KMP_OK && s.gave_up) {
+		kmp_seterr(err, "no struct pages for 64 GiB of memory before pfn 0x%" PRIx64
+			   " (max_pfn 0x%" PRIx64 " looks wrong): slabs beyond were not searched",
+			   s.gave_up, sl->max_pfn);
 		rc = KMP_EPARTIAL;
 	}
 	if (rc == KMP_OK && st->unreadable[KMP_IN_SLAB]) {
