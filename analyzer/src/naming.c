@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "dwarfpath.h"
+#include "dwarfutil.h"
 #include "naming.h"
 #include "vmsyms.h"
 
@@ -181,12 +182,21 @@ struct place {
 	Dwarf_Die end;
 };
 
-/* @type: the variable's DWARF type, NULL if unknown. */
-static void place_at(Dwarf_Die *type, const char *sym, uint64_t off, const char *stop_at,
-		     struct place *pl)
+/*
+ * @type: the variable's DWARF type, NULL if unknown; @size: the symbol's
+ * size in the symbol table.  Debug info whose type has another size
+ * belongs to another build (a module file that is not the loaded module):
+ * it is not used, and the name stays symbol+offset.
+ */
+static void place_at(Dwarf_Die *type, uint64_t size, const char *sym, uint64_t off,
+		     const char *stop_at, struct place *pl)
 {
+	uint64_t tsize;
+
 	snprintf(pl->expr, sizeof(pl->expr), "%s", sym);
 	pl->typed = false;
+	if (type && size && (!kmp_dwarf_size(type, &tsize) || tsize != size))
+		type = NULL;
 	if (type && kmp_dwarf_path_end(type, off, stop_at, pl->expr, sizeof(pl->expr), &pl->end)) {
 		pl->typed = !strstr(pl->expr, "+0x");
 		return;
@@ -214,7 +224,7 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 		if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &sym, &start, &size))
 			return false;
 		place_at(kmp_vmlinux_variable_type(k->vml, &nm->varindex, sym, start, &type) ?
-			 &type : NULL, sym, addr - k->kaslr - start, stop_at, pl);
+			 &type : NULL, size, sym, addr - k->kaslr - start, stop_at, pl);
 		return true;
 	}
 	m = kmp_module_at(&k->mods, addr);
@@ -224,7 +234,7 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 			       mname, sizeof(mname), &start, &size))
 		return false;
 	dw = module_dwarf(nm, m->name);
-	place_at(dw && kmp_dwarf_variable_type(dw, mname, &type) ? &type : NULL, mname,
+	place_at(dw && kmp_dwarf_variable_type(dw, mname, &type) ? &type : NULL, size, mname,
 		 addr - start, stop_at, pl);
 	snprintf(pl->mod, sizeof(pl->mod), "%s", m->name);
 	return true;
