@@ -98,6 +98,11 @@ test-crash:
 test-json:
 	@bash vmcore-tests/test-json.sh
 
+# The Debian package (debian/): dpkg-buildpackage -us -uc -b in build/t/deb,
+# lintian, and an install into a fresh debootstrap chroot.
+deb: deps
+	@bash vmcore-tests/test-deb.sh
+
 clean:
 	rm -rf $(B)/analyzer $(B)/module $(B)/initrd $(B)/t
 
@@ -107,4 +112,4 @@ distclean:
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
 	debian-kernel module-stock initrd-stock stock test-stock \
-	clean distclean install uninstall test-install test-crash test-json
+	clean distclean install uninstall test-install test-crash test-json deb

@@ -8,6 +8,8 @@ PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
 	crash ccache file binutils mdadm)
 # libFuzzer harnesses of the analyzer (make -C analyzer fuzz, fuzz-smoke).
 PKGS+=(clang-14 libclang-rt-14-dev)
+# Install, crash extension and Debian package tests (issue 11).
+PKGS+=(man-db debhelper lintian debootstrap)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

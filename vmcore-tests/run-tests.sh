@@ -56,6 +56,9 @@ step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
 step "crash" bash "$ROOT/vmcore-tests/test-crash.sh"
 # Every command's JSON against analyzer/kmempool.schema.json, on the same dumps.
 step "json" bash "$ROOT/vmcore-tests/test-json.sh"
+# The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
+# debootstrap chroot (cached in build/deb-chroot), the report there.
+step "deb" bash "$ROOT/vmcore-tests/test-deb.sh"
 pass=$(grep -c '^ok - ' "$LOG")
 fail=$(grep -c '^not ok - ' "$LOG")
 echo "==> [test] all done in $(( $(date +%s) - start )) s (log: $LOG)" >&2
