@@ -113,6 +113,10 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		NEED(w[W_POOL].die, low_nr, "low_nr");
 		NEED(w[W_POOL].die, nr_reserve, "nr_reserve");
 		NEED(w[W_POOL].die, nr_wait, "nr_wait");
+		/* Format 1.1's columns failed and emptied; both or neither. */
+		if (!kmp_dwarf_member(&w[W_POOL].die, "nr_fail", &l->nr_fail) ||
+		    !kmp_dwarf_member(&w[W_POOL].die, "nr_empty", &l->nr_empty))
+			l->nr_fail.ok = l->nr_empty.ok = false;
 	}
 	NEED(w[W_LIST].die, lh_next, "next");
 	NEED(w[W_LIST].die, lh_prev, "prev");

@@ -30,6 +30,8 @@ struct kmp_layout {
 	/* what the series adds (mempool_list, names, statistics) */
 	bool series;
 	struct kmp_field list, name, owner, elem_size, type, low_nr, nr_reserve, nr_wait;
+	/* optional: format 1.1 added them (failed, emptied); ok is false on 1.0 */
+	struct kmp_field nr_fail, nr_empty;
 	/* struct list_head */
 	struct kmp_field lh_next, lh_prev;
 	/* struct wait_queue_head, struct wait_queue_entry */

@@ -34,6 +34,8 @@ bool kmp_layout_check(const struct kmp_layout *l, const char *path, struct kmp_e
 		{ "low_nr", &l->low_nr, true },
 		{ "nr_reserve", &l->nr_reserve, true },
 		{ "nr_wait", &l->nr_wait, true },
+		{ "nr_fail", &l->nr_fail, true },
+		{ "nr_empty", &l->nr_empty, true },
 		{ "wait", &l->wait, false },
 	};
 	const struct named_field other[] = {

@@ -212,6 +212,9 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	p->low_nr = field_int(a->buf, &l->low_nr);
 	p->nr_reserve = field_uint(a->buf, &l->nr_reserve);
 	p->nr_wait = field_uint(a->buf, &l->nr_wait);
+	p->v11 = l->nr_fail.ok && l->nr_empty.ok;
+	p->nr_fail = p->v11 ? field_uint(a->buf, &l->nr_fail) : 0;
+	p->nr_empty = p->v11 ? field_uint(a->buf, &l->nr_empty) : 0;
 	if (kmp_list_walk(a->mem, l, addr + l->wait.off + l->wqh_head.off,
 			  a->lim->max_waiters, count_visit, &cnt, &last, &why) != KMP_WALK_DONE) {
 		note(a->out, "waiting count of mempool %s at 0x%" PRIx64 " is incomplete "

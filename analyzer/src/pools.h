@@ -19,6 +19,8 @@ struct kmp_pool {
 	uint64_t nr_reserve, nr_wait;
 	uint64_t waiting;
 	char owner[KMP_OWNER_MAX];
+	bool v11;		/* the kernel has format 1.1's counters: */
+	uint64_t nr_fail, nr_empty;
 };
 
 /*

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmempool: the /proc/mempool format.  It is defined by the kernel patch
- * (mm/mempool.c, mempool_seq_show()); this file reproduces version 1.0 of
- * it byte for byte.
+ * (mm/mempool.c, mempool_seq_show()); this file reproduces versions 1.0
+ * and 1.1 (which appended the columns failed and emptied) byte for byte,
+ * each kernel in its own version.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -11,28 +12,34 @@
 
 bool kmp_format_known(const char *version)
 {
-	return !strcmp(version, "1.0");
+	return !strcmp(version, "1.0") || !strcmp(version, "1.1");
 }
 
 const char *kmp_formats_known(void)
 {
-	return "1.0";
+	return "1.0, 1.1";
 }
 
 void kmp_report_header(FILE *f, const char *version)
 {
 	fprintf(f, "mempool - version: %s\n", version);
-	fprintf(f, "# %-22s %-7s %9s %6s %7s %6s %12s %8s %7s %s\n",
+	fprintf(f, "# %-22s %-7s %9s %6s %7s %6s %12s %8s %7s %s",
 		"name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
 		"from_reserve", "waits", "waiting", "owner");
+	if (!strcmp(version, "1.1"))
+		fputs(" failed emptied", f);
+	fputc('\n', f);
 }
 
 void kmp_report_pool(FILE *f, const struct kmp_pool *p)
 {
 	fprintf(f, "%-24s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6" PRId64
-		" %12" PRIu64 " %8" PRIu64 " %7" PRIu64 " %s\n",
+		" %12" PRIu64 " %8" PRIu64 " %7" PRIu64 " %s",
 		p->name, p->type, p->elem_size, p->min_nr, p->curr_nr, p->low_nr,
 		p->nr_reserve, p->nr_wait, p->waiting, p->owner);
+	if (p->v11)
+		fprintf(f, " %" PRIu64 " %" PRIu64, p->nr_fail, p->nr_empty);
+	fputc('\n', f);
 }
 
 void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools)
@@ -78,4 +85,7 @@ void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
 		fputs("null", f);
 	else
 		kmp_json_string(f, p->owner);
+	if (p->v11)
+		fprintf(f, ", \"failed\": %" PRIu64 ", \"emptied\": %" PRIu64, p->nr_fail,
+			p->nr_empty);
 }

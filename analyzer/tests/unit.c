@@ -223,6 +223,8 @@ static void test_layout(const char *vmlinux)
 	OFF(low_nr, mempool_t, low_nr);
 	OFF(nr_reserve, mempool_t, nr_reserve);
 	OFF(nr_wait, mempool_t, nr_wait);
+	CHECK(!L.nr_fail.ok && !L.nr_empty.ok, "the fake kernel is format 1.0, yet nr_fail or "
+	      "nr_empty was found");
 	OFF(wait, mempool_t, wait);
 	OFF(lh_next, struct list_head, next);
 	OFF(lh_prev, struct list_head, prev);
@@ -270,6 +272,14 @@ static void test_empty(void)
 		      "from_reserve    waits waiting owner\n"),
 	      "header: [%s]", text);
 	free(text);
+	mf = open_memstream(&text, &len);
+	kmp_report_text(mf, "1.1", &p);
+	fclose(mf);
+	CHECK(!strcmp(text, "mempool - version: 1.1\n"
+		      "# name                   type    elem_size min_nr curr_nr low_nr "
+		      "from_reserve    waits waiting owner failed emptied\n"),
+	      "1.1 header: [%s]", text);
+	free(text);
 	kmp_pools_free(&p);
 	fake_free(&f);
 	end();
@@ -309,6 +319,7 @@ static void test_one(void)
 		      "sizes");
 		CHECK(q->low_nr == -1, "low_nr %" PRId64 " (sign extension)", q->low_nr);
 		CHECK(q->nr_reserve == 77 && q->nr_wait == 5 && q->waiting == 0, "stats");
+		CHECK(!q->v11, "a 1.0 kernel's pool read as 1.1");
 		mf = open_memstream(&text, &len);
 		kmp_report_pool(mf, q);
 		fclose(mf);
@@ -328,6 +339,46 @@ static void test_one(void)
 		free(text);
 	}
 	kmp_pools_free(&p);
+	end();
+
+	begin("one pool of a 1.1 kernel (nr_fail, nr_empty): the 1.1 report, byte for byte");
+	{
+		/*
+		 * The same pool seen through the layout of a 1.1 kernel: the
+		 * two counters lie in the fake struct's padding, one as wide
+		 * as the kernel's unsigned long, one narrower.
+		 */
+		struct kmp_layout l11 = L;
+		uint64_t pad = offsetof(mempool_t, pad);
+
+		l11.nr_fail = (struct kmp_field){ .off = pad, .size = 8, .ok = true };
+		l11.nr_empty = (struct kmp_field){ .off = pad + 8, .size = 4, .ok = true };
+		put(pool_bytes(&f, 0), &l11.nr_fail, 3);
+		put(pool_bytes(&f, 0), &l11.nr_empty, 0xfffffffe);
+		memset(&p, 0, sizeof(p));
+		p.note = note_capture;
+		CHECK(kmp_read_pools(&f.mem, &l11, HEAD_ADDR, &LIM, &p, &err) == KMP_OK,
+		      "rc: %s", err.msg);
+		CHECK(p.n == 1 && p.v[0].v11 && p.v[0].nr_fail == 3 &&
+		      p.v[0].nr_empty == 0xfffffffe && p.v[0].nr_wait == 5, "1.1 read");
+		mf = open_memstream(&text, &len);
+		kmp_report_text(mf, "1.1", &p);
+		fclose(mf);
+		CHECK(!strcmp(text, "mempool - version: 1.1\n"
+			      "# name                   type    elem_size min_nr curr_nr low_nr "
+			      "from_reserve    waits waiting owner failed emptied\n"
+			      "dm-crypt_req             kmalloc      1096   1024    1000"
+			      "     -1           77        5       0 dm_crypt 3 4294967294\n"),
+		      "1.1 report: [%s]", text);
+		free(text);
+		mf = open_memstream(&text, &len);
+		kmp_json_pool(mf, &p.v[0]);
+		fclose(mf);
+		CHECK(p.n == 1 && strstr(text, "\"owner\": \"dm_crypt\", \"failed\": 3, "
+					 "\"emptied\": 4294967294}"), "1.1 json: [%s]", text);
+		free(text);
+		kmp_pools_free(&p);
+	}
 	fake_free(&f);
 	end();
 }
@@ -705,8 +756,8 @@ static void test_version(void)
 	unsigned char *v;
 
 	begin("format versions: known, unknown, truncated");
-	CHECK(kmp_format_known("1.0"), "1.0 unknown");
-	CHECK(!kmp_format_known("1.1") && !kmp_format_known("2.0") && !kmp_format_known("1") &&
+	CHECK(kmp_format_known("1.0") && kmp_format_known("1.1"), "1.0 or 1.1 unknown");
+	CHECK(!kmp_format_known("1.2") && !kmp_format_known("2.0") && !kmp_format_known("1") &&
 	      !kmp_format_known("") && !kmp_format_known("1.0 "), "accepts a foreign version");
 	fake_init(&f, 0);
 	v = memimg_add(&f.img, 0xffffffff82200000ULL, 16);
