@@ -217,7 +217,7 @@ if MODE == "formats":
     with open(dumps["elf-d31"], "rb") as d:
         data = bytearray(d.read())
     hits = 0
-    if where is not None and data[where:where + 4] == b"1.0\0":
+    if where is not None and re.fullmatch(rb"1\.[0-9]\0", bytes(data[where:where + 4])):
         data[where:where + 3] = b"9.9"
         hits = 1
     with open(newer, "wb") as o:
@@ -348,9 +348,9 @@ else:  # hang
     except ParseError:
         p = None
     R.check(rc == 0 and p is not None and p["curr_nr"] == 0 and p["low_nr"] == 0 and
-            p["waiting"] == 3 and p["waits"] >= 3 and p["from_reserve"] == P["page_min"],
-            f"the dump shows the exhaustion: curr_nr 0, low_nr 0, waiting 3, waits >= 3, "
-            f"from_reserve {P['page_min']}", p)
+            p["waiting"] == 3 and p["waits"] == 3 and p["from_reserve"] == P["page_min"],
+            f"the dump shows the exhaustion: curr_nr 0, low_nr 0, waiting 3, "
+            f"waits 3 (one per blocked call), from_reserve {P['page_min']}", p)
     rc, out, err, clean = kmp("waiters", "-c", dumps.get("zlib", "/nonexistent"), "-s", VML,
                               "-f", "json")
     try:

@@ -185,8 +185,8 @@ R.check(rc("kmp-repaired") == 0 and read(f("kmp-repaired")) == read(f("proc-repa
 # --- blocked tasks, live --------------------------------------------------
 pm = P["page_min"]
 b = pool("proc-block", "kmp_test_page")
-R.check(b is not None and b["curr_nr"] == 0 and b["waiting"] == 3 and b["waits"] >= 3 and
-        b["from_reserve"] == pm, "block 3: reserve empty, 3 tasks waiting, waits >= 3", b)
+R.check(b is not None and b["curr_nr"] == 0 and b["waiting"] == 3 and b["waits"] == 3 and
+        b["from_reserve"] == pm, "block 3: reserve empty, 3 tasks waiting, waits 3", b)
 ps = [ln.split() for ln in read(f("ps-block")).splitlines()[1:]]
 waiter_pids = sorted(int(x[0]) for x in ps if len(x) >= 2 and x[1] == "kmp_waiter")
 text = read(f("kmp-waiters"))
@@ -215,6 +215,53 @@ R.check("# no task is waiting on any mempool" in read(f("kmp-waiters-none")) and
         rc("kmp-waiters-none") == 0, "kmempool waiters with nobody waiting says so")
 R.check(rc("rmmod") == 0 and not [p for p in snap("proc-rmmod") if p["owner"] == "kmp_test"],
         "rmmod kmp_test: its pools are gone")
+
+# --- format 1.1: failed, emptied, waits once per call, reset on reinit ------
+R.check(read(f("proc-boot")).split("\n")[:2] == [
+    "mempool - version: 1.1",
+    "# name                   type    elem_size min_nr curr_nr low_nr from_reserve    waits "
+    "waiting owner failed emptied"], "this kernel's /proc/mempool is format 1.1, "
+    "failed and emptied appended", read(f("proc-boot"))[:300])
+pv = P["private_min"]
+d = pool("proc-atomic", "kmp_test_private")
+R.check(d is not None and (d["curr_nr"], d["low_nr"], d["from_reserve"], d["emptied"],
+                           d["failed"], d["waits"]) == (0, 0, pv, 1, 8 - pv, 0),
+        f"8 GFP_ATOMIC allocations, allocator failing: {pv} from the reserve, emptied 1, "
+        f"failed {8 - pv}, no wait", d)
+d = pool("proc-atomic-refill", "kmp_test_private")
+R.check(d is not None and (d["curr_nr"], d["low_nr"], d["emptied"], d["failed"]) ==
+        (pv, 0, 1, 8 - pv), "refill: reserve full, the counters keep their values", d)
+d = pool("proc-block12", "kmp_test_private")
+R.check(d is not None and (d["curr_nr"], d["waiting"], d["waits"], d["from_reserve"],
+                           d["emptied"], d["failed"]) == (0, 1, 1, 2 * pv, 2, 8 - pv + 1),
+        "one task blocked 12 s (two 5 s timeouts) in mempool_alloc(): waits 1, not 3; "
+        "the blocking caller never counts as failed", d)
+R.check(rc("kmp-block12") == 0 and read(f("kmp-block12")) == read(f("proc-block12")),
+        "kmempool on /proc/kcore prints the 1.1 report byte for byte, waiter sleeping",
+        read(f("kmp-block12.err")) + read(f("kmp-block12"))[-400:])
+d = pool("proc-block12-release", "kmp_test_private")
+R.check(d is not None and (d["waiting"], d["waits"], d["curr_nr"]) == (0, 1, pv),
+        "release: the waiter got its element, waits still 1", d)
+d = pool("proc-reinit", "kmp_test_private")
+R.check(rc("reinit") == 0 and d is not None and
+        (d["curr_nr"], d["low_nr"], d["from_reserve"], d["waits"], d["failed"],
+         d["emptied"], d["waiting"]) == (pv, pv, 0, 0, 0, 0, 0),
+        "mempool_exit() and init again in the same memory: every counter starts from 0", d)
+dm_ = read(f("dmesg-listed"))
+dm_ = dm_[dm_.find("KMP-MARK-LISTED"):]
+R.check(rc("init-listed") != 0 and "Device or resource busy" in read(f("init-listed.err")) and
+        "mempool: initializing kmp_test_kmalloc, which is still initialized" in dm_ and
+        "WARNING:" in dm_, "initializing a pool that is still listed: WARN in dmesg, "
+        "refused with EBUSY", read(f("init-listed.err")) + dm_[:1500])
+R.check(rc("move-listed") != 0 and "Device or resource busy" in read(f("move-listed.err")) and
+        "mempool: moving kmp_test_moved onto kmp_test_kmalloc, which is still initialized"
+        in dm_, "mempool_move() onto a listed pool: WARN in dmesg, refused with EBUSY",
+        read(f("move-listed.err")) + dm_[:1500])
+before_l, after_l = snap("proc-reinit"), snap("proc-listed")
+R.check(after_l == before_l and rc("kmp-listed") == 0 and
+        read(f("kmp-listed")) == read(f("proc-listed")),
+        "after the refusals the list is unchanged and walks cleanly (kmempool == file)",
+        read(f("kmp-listed.err")))
 
 # --- kmempool on /proc/kcore == cat /proc/mempool --------------------------
 for kmp, before, after_ in [("kmp-boot", "proc-boot", "proc-boot-after"),

@@ -44,6 +44,28 @@ R.check(p is not None and (p["type"], p["min_nr"], p["elem_size"]) ==
 R.check(D.rc("kmp-md") == 0 and read(D.f("kmp-md")) == read(D.f("proc-md")),
         "kmempool on /proc/kcore prints exactly /proc/mempool with the array running",
         read(D.f("kmp-md.err")))
+R.check(D.rc("insmod") == 0, "kmp_test.ko loads with the addresses of mempool_list and "
+        "mempool_lock")
+mb = by_name(md, "md_bio_set:bio")
+pk = by_name(D.pools("proc-poked"), "md_bio_set:bio")
+R.check(D.rc("poke") == 0 and len(mb) == 1 and len(pk) == 1 and
+        (pk[0]["from_reserve"], pk[0]["low_nr"], pk[0]["curr_nr"]) ==
+        (mb[0]["from_reserve"] + 2, mb[0]["min_nr"] - 2, mb[0]["min_nr"]),
+        "2 allocations from md_bio_set:bio's reserve (allocator failing) are counted", pk)
+R.check(D.rc("md-inactive") == 0 and not by_name(D.pools("proc-inactive"), "md_bio_set:bio"),
+        "array_state inactive: the array's bio_sets are exited, their pools gone",
+        names(D.pools("proc-inactive")))
+rs = by_name(D.pools("proc-restarted"), "md_bio_set:bio")
+R.check(D.rc("md-active") == 0 and read(D.f("md-state")).strip() in ("clean", "active") and
+        len(rs) == 1 and
+        (rs[0]["from_reserve"], rs[0]["low_nr"], rs[0]["curr_nr"], rs[0]["waits"],
+         rs[0].get("failed"), rs[0].get("emptied")) ==
+        (0, rs[0]["min_nr"], rs[0]["min_nr"], 0, 0, 0),
+        "array_state active again: md_bio_set:bio re-initialized in the same memory starts "
+        "from 0 (from_reserve, low_nr, waits, failed, emptied)", rs)
+R.check(names(D.pools("proc-restarted")) == names(md),
+        "after the restart the same pools as before the stop", sorted(
+            set(names(D.pools("proc-restarted"))) ^ set(names(md))))
 R.check(D.rc("mdadm-grow") == 0 and read(D.f("raid-disks")).strip() == "3",
         "mdadm --grow --raid-devices=3 (raid1_reshape)", read(D.f("mdadm-grow.log")))
 g = by_name(grown, "md_r1bio")

@@ -12,6 +12,9 @@ import sys
 HEADER0 = "mempool - version: 1.0"
 COLUMNS = ["name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
            "from_reserve", "waits", "waiting", "owner"]
+# Each format version's columns; a minor version only appends.
+FORMATS = {"1.0": COLUMNS, "1.1": COLUMNS + ["failed", "emptied"]}
+NUMERIC = set(COLUMNS[2:9]) | {"failed", "emptied"}
 TYPES = {"slab", "kmalloc", "page", "private"}
 # Anything that looks like a kernel pointer: 16 hex digits, or ffff....
 ADDR_RE = re.compile(r"(0x)?ffff[0-9a-f]{8,}|\b[0-9a-f]{16}\b", re.I)
@@ -44,20 +47,23 @@ def parse(text):
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if len(lines) < 2 or lines[0] != HEADER0:
+    prefix = "mempool - version: "
+    if len(lines) < 2 or not lines[0].startswith(prefix) or \
+            lines[0][len(prefix):] not in FORMATS:
         raise ParseError(f"bad version line: {lines[:1]}")
+    cols = FORMATS[lines[0][len(prefix):]]
     hdr = lines[1].split()
-    if hdr[:1] != ["#"] or hdr[1:] != COLUMNS:
+    if hdr[:1] != ["#"] or hdr[1:] != cols:
         raise ParseError(f"bad column line: {lines[1]!r}")
     pools = []
     for n, line in enumerate(lines[2:], 3):
         f = line.split()
-        if len(f) != len(COLUMNS):
+        if len(f) != len(cols):
             raise ParseError(f"line {n}: {len(f)} fields: {line!r}")
-        p = dict(zip(COLUMNS, f))
+        p = dict(zip(cols, f))
         if p["type"] not in TYPES:
             raise ParseError(f"line {n}: type {p['type']!r}")
-        for k in COLUMNS[2:9]:
+        for k in (c for c in cols if c in NUMERIC):
             if not re.fullmatch(r"-?[0-9]+", p[k]):
                 raise ParseError(f"line {n}: {k} {p[k]!r} is not a number")
             p[k] = int(p[k])

@@ -48,6 +48,28 @@ sleep 1
 snap proc-release
 run kmp-waiters-none kmempool waiters -s $VML
 
+# Format 1.1 counters: non-blocking allocations that fail, the reserve
+# running dry, one wait per sleeping allocation however long it sleeps.
+kmp_cmd atomic kmp_test_private 8; snap proc-atomic
+kmp_cmd refill kmp_test_private; snap proc-atomic-refill
+kmp_cmd block kmp_test_private 1
+sleep 12
+snap proc-block12
+run kmp-block12 kmempool -s $VML
+kmp_cmd release kmp_test_private
+sleep 1
+snap proc-block12-release
+# Re-initialization resets the counters.
+kmp_cmd reinit kmp_test_private; echo $? > /out/reinit.rc
+snap proc-reinit
+# Initializing, or moving onto, a pool that is still listed: WARN, refused.
+echo KMP-MARK-LISTED > /dev/kmsg
+kmp_cmd init_listed kmp_test_kmalloc 2> /out/init-listed.err; echo $? > /out/init-listed.rc
+kmp_cmd move_listed kmp_test_kmalloc 2> /out/move-listed.err; echo $? > /out/move-listed.rc
+snap proc-listed
+dmesg > /out/dmesg-listed
+run kmp-listed kmempool -s $VML
+
 rmmod kmp_test; echo $? > /out/rmmod.rc
 snap proc-rmmod
 teardown_dm_crypt; echo $? > /out/dmremove.rc

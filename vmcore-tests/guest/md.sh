@@ -8,12 +8,29 @@ for i in 1 2 3; do
 	dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
 	losetup /dev/loop$i /tmp/md$i.img
 done
+# The test module reaches md's pools through mempool_list (addresses from
+# /proc/kallsyms); it is loaded before the first snapshot, so it is part
+# of every one.
+LA=$(awk '$3 == "mempool_list" { print "0x" $1 }' /proc/kallsyms)
+LK=$(awk '$3 == "mempool_lock" { print "0x" $1 }' /proc/kallsyms)
+insmod /lib/kmp_test.ko list_addr=$LA lock_addr=$LK; echo $? > /out/insmod.rc
 snap proc-before
 mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
 	/dev/loop1 /dev/loop2 > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
 sleep 1
 snap proc-md
 run kmp-md kmempool -s $VML
+# Stop and start the array in place (inactive keeps the mddev, so its
+# bio_sets are exited and initialized again in the same memory): the
+# counters of the second life start from 0.
+kmp_cmd poke md_bio_set:bio 2; echo $? > /out/poke.rc
+snap proc-poked
+echo inactive > /sys/block/md0/md/array_state; echo $? > /out/md-inactive.rc
+snap proc-inactive
+echo active > /sys/block/md0/md/array_state; echo $? > /out/md-active.rc
+sleep 1
+cat /sys/block/md0/md/array_state > /out/md-state
+snap proc-restarted
 mdadm /dev/md0 --add /dev/loop3 > /out/mdadm-add.log 2>&1
 mdadm --grow /dev/md0 --raid-devices=3 > /out/mdadm-grow.log 2>&1; echo $? > /out/mdadm-grow.rc
 cat /sys/block/md0/md/raid_disks > /out/raid-disks
@@ -30,4 +47,5 @@ snap proc-stopped
 rmmod raid1; rmmod md_mod; echo $? > /out/rmmod-md.rc
 snap proc-md-rmmod
 run kmp-md-rmmod kmempool -s $VML
+rmmod kmp_test
 exit 0

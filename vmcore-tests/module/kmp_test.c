@@ -9,7 +9,9 @@
  *   kmp_test_page     page pool, allocated (mempool_create_page_pool_named)
  *   kmp_test_private  private pool, embedded, with its element size
  *   and one unnamed kmalloc pool, which gets the default name
- *   "kmp_test:kmp_test_init".
+ *   "kmp_test:kmp_test_init";
+ *   with many=N, N more kmalloc pools kmp_many_0 ... kmp_many_<N-1>
+ *   (min_nr 1, 8 bytes), for reading a long /proc/mempool.
  *
  * Commands written to /proc/kmp_test, one per write:
  *   drain NAME N   take N elements out of the reserve (the underlying
@@ -19,6 +21,19 @@
  *                  N kernel threads "kmp_waiter" that sleep in
  *                  mempool_alloc() on the pool
  *   release NAME   let the allocator work again and wake the waiters
+ *   atomic NAME N  make the allocator fail and try N GFP_ATOMIC
+ *                  allocations, holding what they get (refill returns it)
+ *   reinit NAME    mempool_exit() and initialize again an embedded pool
+ *                  (kmp_test_kmalloc, kmp_test_private), same parameters
+ *   init_listed NAME  initialize an embedded pool that is still
+ *                  initialized: the kernel must warn and refuse (-EBUSY)
+ *   move_listed NAME  mempool_move() a new pool onto an embedded pool
+ *                  that is still initialized: must warn and refuse
+ *   poke NAME N    on any pool of the system (the first of that name on
+ *                  mempool_list, found through the list_addr and lock_addr
+ *                  parameters, the addresses of mempool_list and
+ *                  mempool_lock from /proc/kallsyms): take N elements from
+ *                  its reserve with the allocator failing, give them back
  *
  * and, to test the analyzer on corrupt kernel memory:
  *   corrupt_prev NAME  make the pool's mempool_list prev link point
@@ -53,9 +68,15 @@ module_param(private_min, int, 0444);
 module_param(private_size, int, 0444);
 module_param(unnamed_min, int, 0444);
 module_param(unnamed_size, int, 0444);
+static int many;
+module_param(many, int, 0444);
+static unsigned long list_addr, lock_addr;
+module_param(list_addr, ulong, 0444);
+module_param(lock_addr, ulong, 0444);
 
 #define KMP_MAX_HELD	256
 #define KMP_MAX_WAITERS	16
+#define KMP_MAX_POKE	16
 
 struct kmp_pool {
 	const char *name;
@@ -75,6 +96,7 @@ struct kmp_pool {
 static struct kmem_cache *kmp_cache;
 static mempool_t *slab_pool, *page_pool, *unnamed_pool;
 static mempool_t kmalloc_pool, private_pool;	/* embedded */
+static mempool_t **many_pools;
 static struct kmp_pool pools[4];
 static DEFINE_MUTEX(kmp_mutex);
 
@@ -136,6 +158,88 @@ static int kmp_waiter_fn(void *data)
 	return 0;
 }
 
+static void kmp_atomic(struct kmp_pool *p, int n)
+{
+	p->pool->alloc = kmp_fail_alloc;
+	while (n-- > 0) {
+		void *e = mempool_alloc(p->pool, GFP_ATOMIC);
+
+		if (e && p->nr_held < KMP_MAX_HELD)
+			p->held[p->nr_held++] = e;
+		else if (e)
+			mempool_free(e, p->pool);
+	}
+	p->pool->alloc = p->real_alloc;
+}
+
+/* The parameters of the embedded pools, for reinit and init_listed. */
+static int kmp_init_embedded(mempool_t *pool)
+{
+	if (pool == &kmalloc_pool)
+		return mempool_init_kmalloc_pool_named(pool, "kmp_test_kmalloc",
+						       kmalloc_min,
+						       kmalloc_size);
+	return mempool_init_named(pool, "kmp_test_private", private_size,
+				  private_min, kmp_private_alloc,
+				  kmp_private_free,
+				  (void *)(size_t)private_size);
+}
+
+static bool kmp_embedded(struct kmp_pool *p)
+{
+	return p->pool == &kmalloc_pool || p->pool == &private_pool;
+}
+
+static int kmp_move_listed(struct kmp_pool *p)
+{
+	mempool_t tmp = {};
+	int err;
+
+	err = mempool_init_kmalloc_pool_named(&tmp, "kmp_test_moved", 1, 8);
+	if (err)
+		return err;
+	err = mempool_move(p->pool, &tmp);
+	mempool_exit(&tmp);
+	return err;
+}
+
+/* Another subsystem's pool, through mempool_list; for tests only. */
+static int kmp_poke(const char *name, int n)
+{
+	struct list_head *head = (struct list_head *)list_addr;
+	spinlock_t *lock = (spinlock_t *)lock_addr;
+	mempool_t *pool = NULL, *q;
+	mempool_alloc_t *real;
+	void *held[KMP_MAX_POKE];
+	int nr = 0;
+
+	if (!head || !lock)
+		return -ENOENT;
+	spin_lock(lock);
+	list_for_each_entry(q, head, list) {
+		if (!strcmp(q->name, name)) {
+			pool = q;
+			break;
+		}
+	}
+	spin_unlock(lock);
+	if (!pool)
+		return -ENOENT;
+	real = pool->alloc;
+	pool->alloc = kmp_fail_alloc;
+	while (n-- > 0 && nr < KMP_MAX_POKE) {
+		void *e = mempool_alloc(pool, GFP_NOWAIT);
+
+		if (!e)
+			break;
+		held[nr++] = e;
+	}
+	pool->alloc = real;
+	while (nr)
+		mempool_free(held[--nr], pool);
+	return 0;
+}
+
 static void kmp_release(struct kmp_pool *p)
 {
 	p->pool->alloc = p->real_alloc;
@@ -149,7 +253,7 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 {
 	char buf[64], cmd[16], name[32];
 	struct kmp_pool *p;
-	int n = 0, args;
+	int n = 0, args, err;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
@@ -162,7 +266,11 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&kmp_mutex);
 	p = kmp_find(name);
-	if (!p) {
+	if (!strcmp(cmd, "poke") && args == 3) {
+		err = kmp_poke(name, n);
+		if (err)
+			count = err;
+	} else if (!p) {
 		count = -ENOENT;
 	} else if (!strcmp(cmd, "drain") && args == 3) {
 		kmp_take(p, n);
@@ -181,6 +289,24 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 		}
 	} else if (!strcmp(cmd, "release")) {
 		kmp_release(p);
+	} else if (!strcmp(cmd, "atomic") && args == 3) {
+		kmp_atomic(p, n);
+	} else if (!strcmp(cmd, "reinit") && kmp_embedded(p) &&
+		   !p->nr_held && !p->nr_waiters) {
+		mempool_exit(p->pool);
+		err = kmp_init_embedded(p->pool);
+		if (err) {
+			p->pool = NULL;
+			count = err;
+		}
+	} else if (!strcmp(cmd, "init_listed") && kmp_embedded(p)) {
+		err = kmp_init_embedded(p->pool);
+		if (err)
+			count = err;
+	} else if (!strcmp(cmd, "move_listed") && kmp_embedded(p)) {
+		err = kmp_move_listed(p);
+		if (err)
+			count = err;
 	} else if (!strcmp(cmd, "corrupt_prev") && !p->saved_prev) {
 		p->saved_prev = p->pool->list.prev;
 		WRITE_ONCE(p->pool->list.prev, KMP_BAD_PREV);
@@ -219,7 +345,29 @@ static void kmp_destroy(void)
 	mempool_destroy(unnamed_pool);
 	mempool_exit(&kmalloc_pool);
 	mempool_exit(&private_pool);
+	for (i = 0; many_pools && i < many; i++)
+		mempool_destroy(many_pools[i]);
+	kvfree(many_pools);
+	many_pools = NULL;
 	kmem_cache_destroy(kmp_cache);
+}
+
+static int kmp_create_many(void)
+{
+	char name[24];
+	int i;
+
+	many_pools = kvcalloc(many, sizeof(*many_pools), GFP_KERNEL);
+	if (!many_pools)
+		return -ENOMEM;
+	for (i = 0; i < many; i++) {
+		snprintf(name, sizeof(name), "kmp_many_%d", i);
+		many_pools[i] = mempool_create_kmalloc_pool_named(name, 1, 8);
+		if (!many_pools[i])
+			return -ENOMEM;
+		cond_resched();
+	}
+	return 0;
 }
 
 static void kmp_track(int i, const char *name, mempool_t *pool)
@@ -255,6 +403,8 @@ static int __init kmp_test_init(void)
 	kmp_track(3, "kmp_test_private", &private_pool);
 	unnamed_pool = mempool_create_kmalloc_pool(unnamed_min, unnamed_size);
 	if (!unnamed_pool)
+		goto fail;
+	if (many > 0 && kmp_create_many())
 		goto fail;
 	if (!proc_create("kmp_test", 0200, NULL, &kmp_proc_ops))
 		goto fail;
