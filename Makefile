@@ -98,6 +98,10 @@ test-crash:
 test-json:
 	@bash vmcore-tests/test-json.sh
 
+# kmempool top on the hang dump.
+test-top:
+	@bash vmcore-tests/test-top.sh
+
 # The Debian package (debian/): dpkg-buildpackage -us -uc -b in build/t/deb,
 # lintian, and an install into a fresh debootstrap chroot.
 deb: deps
@@ -112,4 +116,4 @@ distclean:
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
 	debian-kernel module-stock initrd-stock stock test-stock \
-	clean distclean install uninstall test-install test-crash test-json deb
+	clean distclean install uninstall test-install test-crash test-json deb test-top

@@ -56,6 +56,8 @@ step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
 step "crash" bash "$ROOT/vmcore-tests/test-crash.sh"
 # Every command's JSON against analyzer/kmempool.schema.json, on the same dumps.
 step "json" bash "$ROOT/vmcore-tests/test-json.sh"
+# kmempool top on the hang dump (its cost with 1,000 pools: unit-top in analyzer-check).
+step "top" bash "$ROOT/vmcore-tests/test-top.sh"
 # The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
 # debootstrap chroot (cached in build/deb-chroot), the report there.
 step "deb" bash "$ROOT/vmcore-tests/test-deb.sh"

@@ -104,7 +104,7 @@ comp() {
 		not_ok "completion of '$*': '$got', want '$want'"
 	fi
 }
-comp "report info waiters scan" kmempool ""
+comp "report info waiters scan top" kmempool ""
 comp "scan" kmempool -c vmcore sc
 comp "" kmempool waiters ""
 comp "--source" kmempool --sou
@@ -112,8 +112,9 @@ comp "list stacks" kmempool waiters --source ""
 comp "text json" kmempool -f ""
 comp "FILES" kmempool -c ""
 comp "--max-entries" kmempool --max
+comp "" kmempool top -d ""
 got=$(complete_words kmempool - | tr ' ' '\n' | sort | tr '\n' ' ')
-want="--core --force --format --help --max-entries --module-debug --source --verbose --version --vmlinux -M -V -c -f -h -s -v "
+want="--core --count --delay --force --format --help --max-entries --module-debug --source --verbose --version --vmlinux -M -V -c -d -f -h -n -s -v "
 if [ "$got" = "$want" ]; then
 	ok "completion of '-': every option of --help"
 else

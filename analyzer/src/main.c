@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "dwarf_kernel.h"
 #include "printk.h"
@@ -16,6 +18,7 @@
 #include "session.h"
 #include "scanreport.h"
 #include "stackreport.h"
+#include "top.h"
 
 #define KMP_VERSION "1.0"
 /* The JSON schema's version, the first key of every JSON output (kmempool(1), JSON). */
@@ -33,6 +36,9 @@ static const char usage[] =
 "              series)\n"
 "  waiters     pools with tasks waiting on them, and those tasks; on a kernel\n"
 "              without the series, found on the tasks' stacks (any kernel)\n"
+"  top         the report again every -d seconds, sorted by pressure (waiting,\n"
+"              then curr_nr/min_nr), with the statistics' change since the last\n"
+"              refresh (kernels with the series; live on /proc/kcore)\n"
 "\n"
 "Options:\n"
 "  -c, --core PATH       /proc/kcore (default) or a vmcore: ELF, kdump-compressed\n"
@@ -49,6 +55,8 @@ static const char usage[] =
 "                        searched too)\n"
 "      --max-entries N   bound on list entries walked (default 1000000)\n"
 "  -v, --verbose         scan: what was searched and what was rejected\n"
+"  -d, --delay SECONDS   top: time between refreshes (default 2)\n"
+"  -n, --count N         top: refresh N times, then exit (default: until killed)\n"
 "  -h, --help            this text\n"
 "  -V, --version         kmempool's version\n"
 "\n"
@@ -71,6 +79,8 @@ static const char usage[] =
 struct cli {
 	const char *command;
 	bool json, verbose;
+	double delay;		/* top */
+	uint64_t count;		/* top, 0: forever */
 	struct kmp_options o;
 };
 
@@ -86,6 +96,8 @@ static int parse(int argc, char **argv, struct cli *c)
 		{ "source", required_argument, NULL, 'S' },
 		{ "module-debug", required_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -97,7 +109,8 @@ static int parse(int argc, char **argv, struct cli *c)
 	c->command = "report";
 	c->o.lim.max_pools = 1000000;
 	c->o.lim.max_waiters = 1000000;
-	while ((ch = getopt_long(argc, argv, "c:s:f:M:vhV", longopts, NULL)) != -1) {
+	c->delay = 2;
+	while ((ch = getopt_long(argc, argv, "c:s:f:M:d:n:vhV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (ch) {
@@ -138,6 +151,20 @@ static int parse(int argc, char **argv, struct cli *c)
 			}
 			c->o.lim.max_waiters = c->o.lim.max_pools;
 			break;
+		case 'd':
+			c->delay = strtod(optarg, &end);
+			if (*end || end == optarg || !(c->delay >= 0 && c->delay <= 86400)) {
+				fprintf(stderr, "kmempool: --delay needs seconds from 0 to 86400\n");
+				return KMP_EUSAGE;
+			}
+			break;
+		case 'n':
+			c->count = strtoull(optarg, &end, 10);
+			if (*end || !c->count || optarg[0] == '-') {
+				fprintf(stderr, "kmempool: --count needs a positive number\n");
+				return KMP_EUSAGE;
+			}
+			break;
 		case 'h': fputs(usage, stdout); exit(KMP_OK);
 		case 'V': printf("kmempool %s\n", KMP_VERSION); exit(KMP_OK);
 		default:
@@ -153,8 +180,9 @@ static int parse(int argc, char **argv, struct cli *c)
 		return KMP_EUSAGE;
 	}
 	if (strcmp(c->command, "report") && strcmp(c->command, "info") &&
-	    strcmp(c->command, "waiters") && strcmp(c->command, "scan")) {
-		fprintf(stderr, "kmempool: unknown command '%s' (report, info, waiters, scan)\n",
+	    strcmp(c->command, "waiters") && strcmp(c->command, "scan") &&
+	    strcmp(c->command, "top")) {
+		fprintf(stderr, "kmempool: unknown command '%s' (report, info, waiters, scan, top)\n",
 			c->command);
 		return KMP_EUSAGE;
 	}
@@ -332,6 +360,28 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 	return rc;
 }
 
+/* top: the layout is loaded once (the session); each refresh reads the list again. */
+static int cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+{
+	struct kmp_top_opts to = { .delay = c->delay, .count = c->count, .lim = c->o.lim };
+	struct winsize ws;
+
+	if (!s->series) {
+		kmp_seterr(err, "top needs mempool_list, a kernel with the series; this one has "
+			   "none (kmempool waiters and kmempool scan work on any kernel)");
+		return KMP_EFORMAT;
+	}
+	if (c->json) {
+		kmp_seterr(err, "top prints text only");
+		return KMP_EUSAGE;
+	}
+	to.tty = isatty(STDOUT_FILENO);
+	if (to.tty && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
+		to.rows = ws.ws_row;
+	return kmp_top_run(stdout, &s->core.mem, &s->layout, s->mempool_list, s->version, &to,
+			   err);
+}
+
 static int cmd_info(struct kmp_session *s, const struct cli *c)
 {
 	char when[64] = "", panic[1024];
@@ -424,6 +474,8 @@ int main(int argc, char **argv)
 			rc = cmd_info(&s, &c);
 		else if (!strcmp(c.command, "scan"))
 			rc = cmd_memory(&s, &c, true, &err);
+		else if (!strcmp(c.command, "top"))
+			rc = cmd_top(&s, &c, &err);
 		else if (!strcmp(c.command, "waiters") && (!s.series || c.o.from_stacks))
 			rc = cmd_memory(&s, &c, false, &err);
 		else if (!strcmp(c.command, "waiters"))
