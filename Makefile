@@ -48,6 +48,29 @@ initrd-noproc: kernel-noproc analyzer module-noproc
 	@bash vmcore-tests/build-initrd.sh $(KERNEL_NOPROC) $(ANALYZER) \
 		$(B)/module-noproc/kmp_test.ko $(B)/initrd/noproc.cpio.gz
 
+# The debug flavor (KASAN, lockdep, DEBUG_LIST, DEBUG_OBJECTS, kmemleak:
+# kernel-patches/kmempool-debug.config), its test module and initramfs,
+# and the stress run on it (issue 12): `make test-stress` loops for
+# STRESS_SECONDS (120), `make stress` for at least 600 s.
+KERNEL_DEBUG := $(B)/kernel-debug
+
+kernel-debug: deps
+	@bash qemu/build-kernel.sh debug
+
+module-debug: kernel-debug
+	@bash vmcore-tests/build-module.sh $(KERNEL_DEBUG) $(B)/module-debug
+
+initrd-debug: kernel-debug analyzer module-debug
+	@bash vmcore-tests/build-initrd.sh $(KERNEL_DEBUG) $(ANALYZER) \
+		$(B)/module-debug/kmp_test.ko $(B)/initrd/debug.cpio.gz
+
+test-stress: initrd-debug
+	@bash vmcore-tests/test-stress.sh
+
+stress: initrd-debug
+	@s=$${STRESS_SECONDS:-600}; [ "$$s" -ge 600 ] || s=600; \
+		STRESS_SECONDS=$$s bash vmcore-tests/test-stress.sh
+
 # Debian's own kernel (no series): packages fetched with apt-get download
 # and unpacked under build/debian/, the stock test module built against its
 # headers, and the stock initramfs.  `make stock` builds them all (cached).
@@ -115,5 +138,6 @@ distclean:
 
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
+	kernel-debug module-debug initrd-debug test-stress stress \
 	debian-kernel module-stock initrd-stock stock test-stock \
 	clean distclean install uninstall test-install test-crash test-json deb test-top

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the patched kernel for one flavor, cached by a hash of its inputs.
 #
-#   qemu/build-kernel.sh [default|noproc] [--config-only]
+#   qemu/build-kernel.sh [default|noproc|debug] [--config-only]
 #
 # KMP_PATCHES, KMP_FRAGMENT and KMP_BUILD override the series folder, the
 # config fragment and the build folder (the rig's own tests use them);
@@ -11,6 +11,8 @@
 # test module in vmcore-tests/) are built against it.
 # default: build/kernel/{bzImage,vmlinux,modroot/,release}
 # noproc:  build/kernel-noproc/... (CONFIG_PROC_MEMPOOL=n)
+# debug:   build/kernel-debug/... (fragment + kmempool-debug.config: KASAN,
+#          lockdep, DEBUG_LIST, DEBUG_OBJECTS, kmemleak, SLUB_DEBUG_ON, ...)
 # Stage lines go to stdout, the full build log to build/logs/.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +25,8 @@ B=${KMP_BUILD:-$ROOT/build}
 case "$FLAVOR" in
 default) OUT="$B/kernel" ;;
 noproc)  OUT="$B/kernel-noproc" ;;
-*) echo "build-kernel: unknown flavor '$FLAVOR' (default|noproc)" >&2; exit 2 ;;
+debug)   OUT="$B/kernel-debug" ;;
+*) echo "build-kernel: unknown flavor '$FLAVOR' (default|noproc|debug)" >&2; exit 2 ;;
 esac
 OBJ="$B/obj-$FLAVOR"
 LOGS="$B/logs"; mkdir -p "$LOGS"
@@ -38,6 +41,8 @@ FRAG="$B/fragment-$FLAVOR.config"
 mkdir -p "$B"
 if [ "$FLAVOR" = noproc ]; then
 	sed 's/^CONFIG_PROC_MEMPOOL=y$/# CONFIG_PROC_MEMPOOL is not set/' "$FRAGMENT" > "$FRAG.tmp"
+elif [ "$FLAVOR" = debug ]; then
+	cat "$FRAGMENT" "$PATCHES/kmempool-debug.config" > "$FRAG.tmp"
 else
 	cp "$FRAGMENT" "$FRAG.tmp"
 fi

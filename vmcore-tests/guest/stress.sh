@@ -1,0 +1,179 @@
+# Stress run in the debug kernel (KASAN, lockdep, DEBUG_LIST, DEBUG_OBJECTS,
+# kmemleak, SLUB_DEBUG_ON): for stress.seconds, concurrently and in loops,
+#   module  insmod kmp_test.ko (every other time with many=16), drain and
+#           refill two pools, block and release waiters on a third, leave
+#           one waiter blocked on a fourth for rmmod to release, rmmod
+#   crypt   a dm-crypt target over loop4: create, read (decrypt), write
+#           (encrypt), remove; every 4th time rmmod dm_crypt dm_mod too
+#   md      raid1 md0 over loop1+loop2: I/O, then stopped and started again
+#           (mdadm --stop / --assemble, or array_state inactive / active
+#           in place); every 4th stop also reloads raid1
+#   proc    cat /proc/mempool
+#   kcore   kmempool on /proc/kcore (when vmlinux is among the inputs),
+#           every exit status recorded in /out/w-kcore.log
+# then unloads everything, snapshots /proc/mempool, runs a kmemleak scan.
+# Per worker: /out/w-NAME.count (iterations), /out/w-NAME.bad (failures),
+# /out/w-NAME.log (what failed).
+. ./common.sh
+export MDADM_NO_UDEV=1 DM_DISABLE_UDEV=1
+SECS=$(cat stress.seconds)
+VML=/work/vmlinux
+KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+MD_DEVS="/dev/loop1 /dev/loop2"
+
+mount -t debugfs debugfs /sys/kernel/debug 2> /out/debugfs.err
+snap proc-boot
+lsmod > /out/lsmod-boot
+
+load_dm_crypt
+modprobe raid1 2>> /out/modprobe.err
+dd if=/dev/zero of=/tmp/crypt.img bs=1M count=8 2>/dev/null
+for i in 1 2; do
+	dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
+	losetup /dev/loop$i /tmp/md$i.img
+done
+mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+	$MD_DEVS > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
+
+now() { date +%s; }
+# bad WORKER WHAT: count and log one failure of a worker
+bad() { eval "bad_$1=\$((bad_$1 + 1))"; echo "$(now) iteration $n: $2" >> /out/w-$1.log; }
+# done_worker WORKER: save its counts
+done_worker() { echo $n > /out/w-$1.count; eval "echo \$bad_$1" > /out/w-$1.bad; }
+
+w_module() {
+	n=0 bad_module=0
+	while [ $(now) -lt $END ]; do
+		extra=; [ $((n % 2)) = 1 ] && extra=many=16
+		if ! insmod /lib/kmp_test.ko $extra 2>> /out/w-module.log; then
+			bad module "insmod $extra"; n=$((n + 1)); sleep 1; continue
+		fi
+		kmp_cmd drain kmp_test_slab 3 || bad module "drain slab"
+		kmp_cmd drain kmp_test_kmalloc 2 || bad module "drain kmalloc"
+		kmp_cmd refill kmp_test_slab || bad module "refill slab"
+		kmp_cmd refill kmp_test_kmalloc || bad module "refill kmalloc"
+		kmp_cmd block kmp_test_page 2 || bad module "block page"
+		sleep 0.3
+		kmp_cmd release kmp_test_page || bad module "release page"
+		kmp_cmd block kmp_test_private 1 || bad module "block private"
+		sleep 0.2
+		rmmod kmp_test 2>> /out/w-module.log || { bad module rmmod; sleep 1; rmmod kmp_test; }
+		n=$((n + 1))
+	done
+	done_worker module
+}
+
+w_crypt() {
+	n=0 bad_crypt=0
+	while [ $(now) -lt $END ]; do
+		losetup /dev/loop4 /tmp/crypt.img || bad crypt losetup
+		if dmsetup create --noudevsync kmpstress --table \
+			"0 16384 crypt aes-xts-plain64 $KEY 0 /dev/loop4 0" 2>> /out/w-crypt.log; then
+			dd if=/dev/mapper/kmpstress of=/dev/null bs=64k count=32 2>/dev/null ||
+				bad crypt "dd read"
+			dd if=/dev/urandom of=/dev/mapper/kmpstress bs=64k count=32 conv=fsync \
+				2>/dev/null || bad crypt "dd write"
+			if ! dmsetup remove --noudevsync kmpstress 2>> /out/w-crypt.log; then
+				bad crypt "dmsetup remove"
+				sleep 1; dmsetup remove --noudevsync kmpstress
+			fi
+		else
+			bad crypt "dmsetup create"
+		fi
+		losetup -d /dev/loop4 || bad crypt "losetup -d"
+		if [ $((n % 4)) = 3 ]; then
+			rmmod dm_crypt 2>> /out/w-crypt.log || bad crypt "rmmod dm_crypt"
+			rmmod dm_mod 2>> /out/w-crypt.log || bad crypt "rmmod dm_mod"
+			modprobe dm-crypt 2>> /out/w-crypt.log || bad crypt "modprobe dm-crypt"
+		fi
+		n=$((n + 1))
+	done
+	done_worker crypt
+}
+
+w_md() {
+	n=0 bad_md=0
+	while [ $(now) -lt $END ]; do
+		dd if=/dev/urandom of=/dev/md0 bs=64k count=16 conv=fsync 2>/dev/null ||
+			bad md "dd write"
+		dd if=/dev/md0 of=/dev/null bs=64k count=16 2>/dev/null || bad md "dd read"
+		if [ $((n % 2)) = 0 ]; then
+			mdadm --stop /dev/md0 >> /out/w-md.log 2>&1 || bad md "mdadm --stop"
+			if [ $((n % 4)) = 2 ]; then
+				rmmod raid1 2>> /out/w-md.log || bad md "rmmod raid1"
+				modprobe raid1 2>> /out/w-md.log || bad md "modprobe raid1"
+			fi
+			mdadm --assemble --run /dev/md0 $MD_DEVS >> /out/w-md.log 2>&1 ||
+				bad md "mdadm --assemble"
+		else
+			echo inactive > /sys/block/md0/md/array_state || bad md "array_state inactive"
+			echo active > /sys/block/md0/md/array_state || bad md "array_state active"
+		fi
+		n=$((n + 1))
+	done
+	done_worker md
+}
+
+w_proc() {
+	n=0 bad_proc=0
+	while [ $(now) -lt $END ]; do
+		cat /proc/mempool > /tmp/proc.txt || bad proc "cat /proc/mempool"
+		head -1 /tmp/proc.txt | grep -q '^mempool - version: ' || bad proc "no version line"
+		n=$((n + 1))
+	done
+	done_worker proc
+}
+
+w_kcore() {
+	n=0 bad_kcore=0
+	: > /out/w-kcore.log
+	while [ $(now) -lt $END ]; do
+		kmempool -s $VML > /tmp/kcore.txt 2> /tmp/kcore.err
+		rc=$?
+		echo "$(now) iteration $n: rc $rc: $(head -c 400 /tmp/kcore.err | tr '\n' ' ')" >> /out/w-kcore.log
+		n=$((n + 1))
+	done
+	done_worker kcore
+}
+
+START=$(now)
+END=$((START + SECS))
+echo $START > /out/stress.start
+log "stress: $SECS s from $START"
+echo KMP-STRESS-START > /dev/kmsg
+w_module & w_crypt & w_md & w_proc &
+[ -f $VML ] && w_kcore &
+wait
+echo $(now) > /out/stress.end
+echo KMP-STRESS-END > /dev/kmsg
+log "stress: loops done"
+
+# Everything unloaded again.
+lsmod > /out/lsmod-loops-end
+grep -q '^kmp_test ' /proc/modules && rmmod kmp_test
+dmsetup remove --noudevsync kmpstress 2>/dev/null
+losetup -d /dev/loop4 2>/dev/null
+mdadm --stop /dev/md0 > /out/mdadm-stop.log 2>&1; echo $? > /out/mdadm-stop.rc
+for i in 1 2; do losetup -d /dev/loop$i; done
+rc=0
+for m in dm_crypt dm_mod raid1 md_mod; do rmmod $m 2>> /out/rmmod.err || rc=1; done
+echo $rc > /out/rmmod.rc
+sleep 1
+snap proc-end
+lsmod > /out/lsmod-end
+if [ -f $VML ]; then
+	run kmp-end kmempool -s $VML
+	snap proc-end-after
+fi
+
+# kmemleak: objects younger than 5 s are not reported; scan twice.
+sleep 6
+t0=$(now)
+echo scan > /sys/kernel/debug/kmemleak 2> /out/kmemleak-scan.err
+echo $? > /out/kmemleak-scan.rc
+echo scan > /sys/kernel/debug/kmemleak 2>> /out/kmemleak-scan.err
+echo $(($(now) - t0)) > /out/kmemleak-scan.seconds
+cat /sys/kernel/debug/kmemleak > /out/kmemleak 2> /out/kmemleak.err
+echo $? > /out/kmemleak.rc
+dmesg > /out/dmesg
+exit 0
