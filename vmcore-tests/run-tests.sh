@@ -44,6 +44,7 @@ if [ $built = 1 ]; then
 	step "rig" bash "$ROOT/vmcore-tests/test-rig.sh"
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
 	step "md" bash "$ROOT/vmcore-tests/test-md.sh"
+	step "scale" bash "$ROOT/vmcore-tests/test-scale.sh"
 	step "noproc" bash "$ROOT/vmcore-tests/test-noproc.sh"
 	step "kdump" bash "$ROOT/vmcore-tests/test-kdump.sh"
 else

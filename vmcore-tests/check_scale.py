@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""Check what guest/scale.sh brought back: /proc/mempool read whole and in
+4 KiB reads with N extra pools, no pool skipped or repeated, kmempool on
+/proc/kcore byte-identical, and the read time.
+
+    check_scale.py OUTDIR "N1 N2 ..." MAX_SECONDS"""
+import sys
+
+from mempool import Outdir, Results, read
+
+OUT, COUNTS, LIMIT = sys.argv[1], [int(n) for n in sys.argv[2].split()], float(sys.argv[3])
+R = Results("scale")
+D = Outdir(OUT, R)
+times = {}
+for n in COUNTS:
+    def num(name):
+        try:
+            return int(read(D.f(f"{name}-{n}")).strip())
+        except (OSError, ValueError):
+            return -1
+
+    def secs(name):
+        try:
+            t0, t1 = (float(x) for x in read(D.f(f"{name}-{n}")).split())
+            return t1 - t0
+        except (OSError, ValueError):
+            return float("inf")
+    R.check(D.rc(f"insmod-{n}") == 0, f"{n}: the module adds {n} pools")
+    R.check(num("many") == n and num("distinct") == n,
+            f"{n}: the file lists each of the {n} pools exactly once",
+            f"lines {num('many')}, distinct names {num('distinct')}")
+    R.check(D.rc(f"cmp-dd-{n}") == 0, f"{n}: 4 KiB reads give the same file as 128 KiB reads")
+    R.check(D.rc(f"kmp-{n}") == 0 and D.rc(f"cmp-kmp-{n}") == 0,
+            f"{n}: kmempool on /proc/kcore prints the same {num('lines') - 2} pools, byte for byte",
+            read(D.f(f"kmp-{n}.err")))
+    runs = []
+    for line in read(D.f(f"readtime-{n}")).splitlines():
+        kv = dict(zip(*[iter(line.split())] * 2))
+        try:
+            runs.append((float(kv["total_s"]), float(kv["max_read_ms"]), int(kv["reads"]),
+                         int(kv["bytes"])))
+        except (KeyError, ValueError):
+            pass
+    best = min(runs) if runs else (float("inf"), float("inf"), 0, 0)
+    times[n] = best[0]
+    print(f"# scale: {n} pools ({num('lines') - 2} lines): cat {secs('time-cat'):.2f} s, "
+          f"dd bs=4096 {secs('time-dd'):.2f} s; 4 KiB read()s, 3 passes: "
+          + ", ".join(f"{t:.2f} s (longest read {m:.1f} ms)" for t, m, _, _ in runs))
+    R.check(len(runs) == 3 and all(r[2] > n // 100 and r[3] > 0 for r in runs),
+            f"{n}: three timed passes of 4 KiB read()s", read(D.f(f"readtime-{n}")))
+    longest = max((r[1] for r in runs), default=float("inf"))
+    R.check(longest <= 100, f"{n}: the longest 4 KiB read() took {longest:.1f} ms "
+            f"(bounds the mempool_lock hold; limit 100 ms under TCG)")
+    R.check(times[n] <= LIMIT, f"{n}: the whole file is read in at most {LIMIT} s "
+            f"(best of 3: {times[n]:.2f} s)")
+    R.check(D.rc(f"rmmod-{n}") == 0, f"{n}: rmmod removes them")
+lo, hi = min(COUNTS), max(COUNTS)
+if hi >= 10 * lo and times[lo] > 0.05:
+    # Linear: ten times the pools may cost at most about ten times as long
+    # (3x slack for timer resolution and noise); quadratic would be 100x.
+    ratio = times[hi] / times[lo]
+    R.check(ratio <= 3 * hi / lo, f"4 KiB reads: {hi} pools take {ratio:.1f}x the time of {lo} "
+            f"(linear: {hi / lo:.0f}x, quadratic: {(hi / lo) ** 2:.0f}x)")
+print(f"scale: {R.passed} passed, {R.failed} failed")
+sys.exit(1 if R.failed else 0)
