@@ -10,9 +10,27 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "diskcheck.h"
 #include "elfcheck.h"
 
 #define PROC_SUPER_MAGIC 0x9fa0
+
+struct flat_reader {
+	struct kmp_flat *flat;
+	int fd;
+};
+
+static ssize_t flat_read(void *arg, void *buf, size_t len, uint64_t off)
+{
+	struct flat_reader *fr = arg;
+
+	return kmp_flat_pread(fr->flat, fr->fd, buf, len, off);
+}
+
+static ssize_t plain_read(void *arg, void *buf, size_t len, uint64_t off)
+{
+	return pread(*(int *)arg, buf, len, (off_t)off);
+}
 
 int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 {
@@ -57,8 +75,27 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 			kmp_seterr(err, "core %s: %s", path, why.msg);
 			goto fail;
 		}
+		{
+			unsigned char head[8];
+			struct flat_reader fr = { flat, fd };
+
+			if (kmp_flat_pread(flat, fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
+			    kmp_is_diskdump(head, sizeof(head)) &&
+			    kmp_diskdump_check(flat_read, &fr, flat->end, path, err) != KMP_OK) {
+				kmp_flat_free(flat);
+				free(flat);
+				goto fail;
+			}
+		}
 		info.flat = flat;
 		return kmp_kdump_open(core, fd, &info, err);
+	}
+	if (kmp_is_diskdump(magic, (size_t)got)) {
+		/* Checked before libkdumpfile sizes its tables from the header. */
+		int pfd = fd;
+
+		if (kmp_diskdump_check(plain_read, &pfd, (uint64_t)st.st_size, path, err) != KMP_OK)
+			goto fail;
 	}
 	if (kmp_is_elf(magic, (size_t)got)) {
 		/* Checked before libelf or libkdumpfile trust its headers. */

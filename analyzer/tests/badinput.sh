@@ -75,6 +75,22 @@ with open(sys.argv[1], "wb") as o:
     o.write(struct.pack(">qq", 0, len(eh)) + eh)
     o.write(struct.pack(">qq", -1, -1))
 PY
+# kdump-compressed headers whose fields do not fit the file: libkdumpfile
+# 0.5.1 sized a table from them and asked for exabytes (found by fuzzing).
+python3 - "$T/kdump-" <<'PY'
+import struct, sys
+def kdump(path, block, sub, bitmap, mapnr, size, version=6, mapnr64=None):
+    h = bytearray(size)
+    h[0:8] = b"KDUMP   "
+    struct.pack_into("<i", h, 8, version)
+    struct.pack_into("<iiII", h, 428, block, sub, bitmap, mapnr)
+    if mapnr64 is not None and size >= block + 104:
+        struct.pack_into("<Q", h, block + 96, mapnr64)
+    open(path, "wb").write(h)
+kdump(sys.argv[1] + "block0", 0, 1, 2, 10, 16384)
+kdump(sys.argv[1] + "bitmap-past-eof", 4096, 1, 1000, 10, 16384)
+kdump(sys.argv[1] + "mapnr", 4096, 1, 2, 10, 16384, mapnr64=1 << 40)
+PY
 head -c 4096 /dev/zero > "$T/zeros"
 printf 'ELF?' > "$T/notelf"
 
@@ -101,6 +117,10 @@ expect "flattened file of bytes that are no dump" 2 "not a kernel dump" -- \
 expect "flattened ELF core with a damaged header" 2 "e_phentsize" -- \
 	-c "$T/flat-badelf" -s "$FAKE"
 expect "an ELF program as core" 2 "not a kernel dump" -- -c "$FAKE" -s "$FAKE"
+expect "kdump header with block size 0" 2 "kdump block size 0" -- -c "$T/kdump-block0" -s "$FAKE"
+expect "kdump bitmaps past the end of the file" 2 "does not fit the file" -- \
+	-c "$T/kdump-bitmap-past-eof" -s "$FAKE"
+expect "kdump header claiming 2^40 pages" 2 "its bitmaps hold" -- -c "$T/kdump-mapnr" -s "$FAKE"
 
 # --help documents every exit status.
 if "$KMP" --help | grep -q '^  6  ' && "$KMP" --help | grep -q '^  5  partial'; then
