@@ -21,7 +21,7 @@ OUT, SECS = sys.argv[1], int(sys.argv[2])
 R = Results("stress")
 WORKERS = {"module": "insmod/drain/refill/block/release/rmmod of kmp_test.ko",
            "crypt": "dm-crypt target over a loop device created, read, written, removed",
-           "md": "md raid1 array written, read, stopped and started again",
+           "md": "md raid1 array written, read, stopped and started again, grown and shrunk",
            "proc": "cat /proc/mempool",
            "kcore": "kmempool on /proc/kcore"}
 # Kernel log reports that fail the run: (what, regex).

@@ -1,13 +1,15 @@
 # Stress run in the debug kernel (KASAN, lockdep, DEBUG_LIST, DEBUG_OBJECTS,
 # kmemleak, SLUB_DEBUG_ON): for stress.seconds, concurrently and in loops,
 #   module  insmod kmp_test.ko (every other time with many=16), drain and
-#           refill two pools, block and release waiters on a third, leave
-#           one waiter blocked on a fourth for rmmod to release, rmmod
+#           refill, block and release waiters on kmp_test_private, leave
+#           one waiter blocked there for rmmod to release, rmmod
 #   crypt   a dm-crypt target over loop4: create, read (decrypt), write
 #           (encrypt), remove; every 4th time rmmod dm_crypt dm_mod too
-#   md      raid1 md0 over loop1+loop2: I/O, then stopped and started again
-#           (mdadm --stop / --assemble, or array_state inactive / active
-#           in place); every 4th stop also reloads raid1
+#   md      raid1 md0 over loop1+loop2: I/O, then in turn stopped and
+#           started again (mdadm --stop / --assemble), array_state inactive
+#           / active in place, stopped with raid1 reloaded, and grown to
+#           three disks (loop3) and shrunk back (raid1_reshape() moves the
+#           r1bio pool with mempool_move())
 #   proc    cat /proc/mempool
 #   kcore   kmempool on /proc/kcore (when vmlinux is among the inputs),
 #           every exit status recorded in /out/w-kcore.log
@@ -28,7 +30,7 @@ lsmod > /out/lsmod-boot
 load_dm_crypt
 modprobe raid1 2>> /out/modprobe.err
 dd if=/dev/zero of=/tmp/crypt.img bs=1M count=8 2>/dev/null
-for i in 1 2; do
+for i in 1 2 3; do
 	dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
 	losetup /dev/loop$i /tmp/md$i.img
 done
@@ -48,13 +50,16 @@ w_module() {
 		if ! insmod /lib/kmp_test.ko $extra 2>> /out/w-module.log; then
 			bad module "insmod $extra"; n=$((n + 1)); sleep 1; continue
 		fi
-		kmp_cmd drain kmp_test_slab 3 || bad module "drain slab"
-		kmp_cmd drain kmp_test_kmalloc 2 || bad module "drain kmalloc"
-		kmp_cmd refill kmp_test_slab || bad module "refill slab"
-		kmp_cmd refill kmp_test_kmalloc || bad module "refill kmalloc"
-		kmp_cmd block kmp_test_page 2 || bad module "block page"
+		# Only the private pool is drained and blocked: the module makes
+		# the allocator fail by swapping pool->alloc, and mempool.c's
+		# KASAN hooks decide by pool->alloc whether to unpoison a slab,
+		# kmalloc or page element taken from the reserve, so there the
+		# swap itself gives a KASAN report (check_element()'s ksize()).
+		kmp_cmd drain kmp_test_private 3 || bad module "drain private"
+		kmp_cmd refill kmp_test_private || bad module "refill private"
+		kmp_cmd block kmp_test_private 2 || bad module "block private"
 		sleep 0.3
-		kmp_cmd release kmp_test_page || bad module "release page"
+		kmp_cmd release kmp_test_private || bad module "release private"
 		kmp_cmd block kmp_test_private 1 || bad module "block private"
 		sleep 0.2
 		rmmod kmp_test 2>> /out/w-module.log || { bad module rmmod; sleep 1; rmmod kmp_test; }
@@ -91,13 +96,24 @@ w_crypt() {
 	done_worker crypt
 }
 
+# md_remove3: fail loop3 and take it out (busy while a recovery stops)
+md_remove3() {
+	mdadm /dev/md0 --fail /dev/loop3 >> /out/w-md.log 2>&1
+	for t in 1 2 3 4 5 6 7 8 9 10; do
+		mdadm /dev/md0 --remove /dev/loop3 >> /out/w-md.log 2>&1 && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 w_md() {
 	n=0 bad_md=0
 	while [ $(now) -lt $END ]; do
 		dd if=/dev/urandom of=/dev/md0 bs=64k count=16 conv=fsync 2>/dev/null ||
 			bad md "dd write"
 		dd if=/dev/md0 of=/dev/null bs=64k count=16 2>/dev/null || bad md "dd read"
-		if [ $((n % 2)) = 0 ]; then
+		case $((n % 4)) in
+		0|2)
 			mdadm --stop /dev/md0 >> /out/w-md.log 2>&1 || bad md "mdadm --stop"
 			if [ $((n % 4)) = 2 ]; then
 				rmmod raid1 2>> /out/w-md.log || bad md "rmmod raid1"
@@ -105,10 +121,21 @@ w_md() {
 			fi
 			mdadm --assemble --run /dev/md0 $MD_DEVS >> /out/w-md.log 2>&1 ||
 				bad md "mdadm --assemble"
-		else
+			;;
+		1)
 			echo inactive > /sys/block/md0/md/array_state || bad md "array_state inactive"
 			echo active > /sys/block/md0/md/array_state || bad md "array_state active"
-		fi
+			;;
+		3)	# raid1_reshape() twice: mempool_move() of the r1bio pool
+			mdadm --zero-superblock /dev/loop3 > /dev/null 2>&1
+			mdadm /dev/md0 --add /dev/loop3 >> /out/w-md.log 2>&1 || bad md "mdadm --add"
+			mdadm --grow /dev/md0 --raid-devices=3 >> /out/w-md.log 2>&1 ||
+				bad md "mdadm --grow to 3"
+			md_remove3 || bad md "mdadm --fail/--remove loop3"
+			mdadm --grow /dev/md0 --raid-devices=2 >> /out/w-md.log 2>&1 ||
+				bad md "mdadm --grow to 2"
+			;;
+		esac
 		n=$((n + 1))
 	done
 	done_worker md
@@ -154,7 +181,7 @@ grep -q '^kmp_test ' /proc/modules && rmmod kmp_test
 dmsetup remove --noudevsync kmpstress 2>/dev/null
 losetup -d /dev/loop4 2>/dev/null
 mdadm --stop /dev/md0 > /out/mdadm-stop.log 2>&1; echo $? > /out/mdadm-stop.rc
-for i in 1 2; do losetup -d /dev/loop$i; done
+for i in 1 2 3; do losetup -d /dev/loop$i; done
 rc=0
 for m in dm_crypt dm_mod raid1 md_mod; do rmmod $m 2>> /out/rmmod.err || rc=1; done
 echo $rc > /out/rmmod.rc
