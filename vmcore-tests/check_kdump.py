@@ -397,31 +397,39 @@ else:  # hang
     # The scan (the inventory kernels without the series get) against mempool_list: the
     # same pools, none missing, none extra, with the same values.  The side-by-side
     # list of derived and kernel names is left as an artifact for review.
-    rc1, lst_out, _, _ = kmp("-f", "json", "-c", zlib, "-s", VML)
-    rc2, scan_out, scan_err, clean = kmp("scan", "-f", "json", "-c", zlib, "-s", VML, "-M", ko)
-    try:
-        jl, js = json.loads(lst_out), json.loads(scan_out)
-        want = {p["address"]: (p["min_nr"], p["curr_nr"], p["elem_size"], p["waiting"])
-                for p in jl["pools"]}
-        got = {p["address"]: (p["min_nr"], p["curr_nr"], p["elem_size"], p["waiting"])
-               for p in js["pools"]}
-        missing, extra = set(want) - set(got), set(got) - set(want)
-        differ = {a for a in set(want) & set(got) if want[a] != got[a] and
-                  (want[a][0], want[a][1], want[a][3]) != (got[a][0], got[a][1], got[a][3])}
-        # elem_size: the scan cannot know a private pool's (null); all others must agree
-        differ |= {a for a in set(want) & set(got) if got[a][2] is not None and
-                   got[a][2] != want[a][2]}
-        with open(f("scan-vs-list.txt"), "w") as out:
-            for p in js["pools"]:
-                out.write(f"{p['address']}  {p.get('list_name', '?'):32} {p['name']}\n")
-        ok = (rc1 == 0 and rc2 == 0 and clean and js["complete"] and len(want) >= 30 and
-              not missing and not extra and not differ and
-              all(p.get("list_name") for p in js["pools"]))
-    except (ValueError, KeyError, TypeError) as e:
-        ok, missing, extra, differ = False, e, None, None
-    R.check(ok, "kmempool scan finds exactly the pools on mempool_list (same addresses, "
-            "min_nr, curr_nr, elem_size, waiting), none missing, none extra",
-            f"missing {missing} extra {extra} differ {differ}\n{scan_err}")
+    def scan_vs_list(label, rc1, lst_out, rc2, scan_out, scan_err, clean, artifact):
+        try:
+            jl, js = json.loads(lst_out), json.loads(scan_out)
+            want = {p["address"]: (p["min_nr"], p["curr_nr"], p["elem_size"], p["waiting"])
+                    for p in jl["pools"]}
+            got = {p["address"]: (p["min_nr"], p["curr_nr"], p["elem_size"], p["waiting"])
+                   for p in js["pools"]}
+            missing, extra = set(want) - set(got), set(got) - set(want)
+            differ = {a for a in set(want) & set(got) if want[a] != got[a] and
+                      (want[a][0], want[a][1], want[a][3]) != (got[a][0], got[a][1], got[a][3])}
+            # elem_size: the scan cannot know a private pool's (null); all others must agree
+            differ |= {a for a in set(want) & set(got) if got[a][2] is not None and
+                       got[a][2] != want[a][2]}
+            with open(f(artifact), "w") as out:
+                for p in js["pools"]:
+                    out.write(f"{p['address']}  {p.get('list_name', '?'):32} {p['name']}\n")
+            ok = (rc1 == 0 and rc2 == 0 and clean and js["complete"] and len(want) >= 30 and
+                  not missing and not extra and not differ and
+                  all(p.get("list_name") for p in js["pools"]))
+        except (ValueError, KeyError, TypeError) as e:
+            ok, missing, extra, differ = False, e, None, None
+        R.check(ok, f"kmempool scan on {label} finds exactly the pools on mempool_list (same addresses, "
+                "min_nr, curr_nr, elem_size, waiting), none missing, none extra",
+                f"missing {missing} extra {extra} differ {differ}\n{scan_err}")
+        return ok, js if ok else None
+
+    ok, js = scan_vs_list("the vmcore", *kmp("-f", "json", "-c", zlib, "-s", VML)[:2],
+                          *kmp("scan", "-f", "json", "-c", zlib, "-s", VML, "-M", ko),
+                          "scan-vs-list.txt")
+    scan_vs_list("live, /proc/kcore", rc_file("kmp-report-live-json.rc"),
+                 read(f("kmp-report-live-json")), rc_file("kmp-scan-live.rc"),
+                 read(f("kmp-scan-live")), read(f("kmp-scan-live.err")), True,
+                 "scan-vs-list-live.txt")
     names = {p.get("list_name"): p["name"] for p in (js["pools"] if ok else [])}
     R.check(ok and names.get("kmp_test_page") == "*pools[2].pool [kmp_test]" and
             names.get("kmp_test_private") == "private_pool [kmp_test]" and
