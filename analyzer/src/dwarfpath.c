@@ -9,32 +9,13 @@
 #include "dwarfpath.h"
 #include "dwarfutil.h"
 
-/* Strip typedefs and qualifiers. */
-static bool peel_type(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	*out = *die;
-	for (int depth = 0; depth < 16; depth++) {
-		int tag = dwarf_tag(out);
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
-		    tag != DW_TAG_atomic_type)
-			return true;
-		if (!dwarf_attr_integrate(out, DW_AT_type, &a) || !dwarf_formref_die(&a, out))
-			return false;
-	}
-	return false;
-}
-
 static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die t;
 
 	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, &t) &&
-	       peel_type(&t, type);
+	       kmp_dwarf_peel(&t, type);
 }
 
 static void append(char *out, size_t len, const char *fmt, ...)
@@ -81,7 +62,7 @@ bool kmp_dwarf_path_end(Dwarf_Die *type, uint64_t off, const char *stop_at, char
 {
 	Dwarf_Die cur;
 
-	if (!peel_type(type, &cur))
+	if (!kmp_dwarf_peel(type, &cur))
 		return false;
 	if (end)
 		*end = cur;

@@ -10,8 +10,7 @@
 
 #include "dwarfutil.h"
 
-/* Strip typedefs and qualifiers. */
-static bool peel(Dwarf_Die *die, Dwarf_Die *out)
+bool kmp_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 
@@ -95,7 +94,7 @@ static bool find_member(Dwarf_Die *st, const char *name, uint64_t base,
 			Dwarf_Die t, inner;
 
 			if (dwarf_attr_integrate(&m, DW_AT_type, &a) &&
-			    dwarf_formref_die(&a, &t) && peel(&t, &inner) &&
+			    dwarf_formref_die(&a, &t) && kmp_dwarf_peel(&t, &inner) &&
 			    find_member(&inner, name, base + off, f, die, depth + 1))
 				return true;
 		}
@@ -170,7 +169,7 @@ bool kmp_dwarf_member_type(Dwarf_Die *st, const char *name, Dwarf_Die *type)
 
 	return find_member(st, name, 0, &f, &m, 0) &&
 	       dwarf_attr_integrate(&m, DW_AT_type, &a) && dwarf_formref_die(&a, &t) &&
-	       peel(&t, type);
+	       kmp_dwarf_peel(&t, type);
 }
 
 bool kmp_dwarf_member_path(Dwarf_Die *st, const char *path, struct kmp_field *f)

@@ -27,6 +27,8 @@ bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 void kmp_dwarf_scan(Dwarf_Die *cu, struct kmp_wanted *w, size_t n);
 /* Offset and size of member @name of @st, searched in anonymous members too. */
 bool kmp_dwarf_member(Dwarf_Die *st, const char *name, struct kmp_field *f);
+/* Strip typedefs and qualifiers from type @die into @out. */
+bool kmp_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out);
 /* The same for a path of named members: "thread.sp" (offset from @st). */
 bool kmp_dwarf_member_path(Dwarf_Die *st, const char *path, struct kmp_field *f);
 /* The type of member @name of @st, typedefs and qualifiers peeled. */
