@@ -69,7 +69,8 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 	}
 	if (sub > 1024 || bitmap == 0 || cpus > 65536 ||
 	    !inside(bs, (sub + bitmap) * bs, size)) {
-		kmp_seterr(err, "%s: kdump header does not fit the file: %" PRIu64 " sub-header and %"
+		kmp_seterr(err, "%s: kdump header does not fit the file (truncated, or a damaged "
+			   "header): %" PRIu64 " sub-header and %"
 			   PRIu64 " bitmap blocks of %" PRIu64 " bytes, %" PRIu64 " CPUs, file of %"
 			   PRIu64 " bytes", path, sub, bitmap, bs, cpus, size);
 		return KMP_ECORE;
