@@ -12,14 +12,6 @@
 #define STT_OBJECT_ 1
 #define STT_FUNC_ 2
 
-static uint64_t get_uint(const unsigned char *buf, const struct kmp_field *f)
-{
-	uint64_t v = 0;
-
-	for (uint64_t i = f->size; i > 0; i--)
-		v = (v << 8) | buf[f->off + i - 1];
-	return v;
-}
 
 struct mods_arg {
 	struct kmp_mem *mem;
@@ -74,16 +66,16 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 		kmp_seterr(err, "struct module at 0x%" PRIx64 " has no valid name", addr);
 		return false;
 	}
-	m->base = get_uint(a->buf, &ml->base);
-	m->size = get_uint(a->buf, &ml->size);
-	m->text_size = get_uint(a->buf, &ml->text_size);
-	m->data_start = m->base + get_uint(a->buf, &ml->ro_after_init_size);
+	m->base = kmp_field_uint(a->buf, &ml->base);
+	m->size = kmp_field_uint(a->buf, &ml->size);
+	m->text_size = kmp_field_uint(a->buf, &ml->text_size);
+	m->data_start = m->base + kmp_field_uint(a->buf, &ml->ro_after_init_size);
 	if (m->text_size > m->size || m->data_start > m->base + m->size ||
 	    m->base + m->size < m->base) {
 		kmp_seterr(err, "module %s at 0x%" PRIx64 ": inconsistent layout", m->name, addr);
 		return false;
 	}
-	ks = get_uint(a->buf, &ml->kallsyms);
+	ks = kmp_field_uint(a->buf, &ml->kallsyms);
 	if (ks) {
 		unsigned char kb[64];
 		uint64_t need = ml->ks_strtab.off + ml->ks_strtab.size;
@@ -91,9 +83,9 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 		if (need <= sizeof(kb) && ml->ks_symtab.off + 8 <= sizeof(kb) &&
 		    ml->ks_num.off + ml->ks_num.size <= sizeof(kb) &&
 		    kmp_read(a->mem, ks, kb, need, &why)) {
-			m->symtab = get_uint(kb, &ml->ks_symtab);
-			m->num_symtab = get_uint(kb, &ml->ks_num);
-			m->strtab = get_uint(kb, &ml->ks_strtab);
+			m->symtab = kmp_field_uint(kb, &ml->ks_symtab);
+			m->num_symtab = kmp_field_uint(kb, &ml->ks_num);
+			m->strtab = kmp_field_uint(kb, &ml->ks_strtab);
 		}
 	}
 	a->out->n++;
@@ -170,12 +162,12 @@ static bool each_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 			break;
 		for (uint64_t j = 0; j < k; j++) {
 			const unsigned char *s = buf + j * ml->sym_size;
-			uint64_t type = get_uint(s, &ml->st_info) & 0xf;
+			uint64_t type = kmp_field_uint(s, &ml->st_info) & 0xf;
 
 			if (type != STT_FUNC_ && type != STT_OBJECT_)
 				continue;
-			if (fn(get_uint(s, &ml->st_value), get_uint(s, &ml->st_size),
-			       get_uint(s, &ml->st_name), arg)) {
+			if (fn(kmp_field_uint(s, &ml->st_value), kmp_field_uint(s, &ml->st_size),
+			       kmp_field_uint(s, &ml->st_name), arg)) {
 				free(buf);
 				return true;
 			}

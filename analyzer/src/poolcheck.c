@@ -7,23 +7,7 @@
 
 #include "poolcheck.h"
 
-static uint64_t get_uint(const unsigned char *buf, const struct kmp_field *f)
-{
-	uint64_t v = 0;
 
-	for (uint64_t i = f->size; i > 0; i--)
-		v = (v << 8) | buf[f->off + i - 1];
-	return v;
-}
-
-static int64_t get_int(const unsigned char *buf, const struct kmp_field *f)
-{
-	uint64_t u = get_uint(buf, f);
-
-	if (f->size < 8 && (u & (1ULL << (f->size * 8 - 1))))
-		u |= ~0ULL << (f->size * 8);
-	return (int64_t)u;
-}
 
 static bool ptr_ok(uint64_t p)
 {
@@ -135,11 +119,11 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		kmp_seterr(why, "unreadable: %s", e.msg);
 		goto out;
 	}
-	pi->min_nr = get_int(buf, &l->min_nr);
-	pi->curr_nr = get_int(buf, &l->curr_nr);
-	pi->alloc = get_uint(buf, &l->alloc);
-	pi->free = get_uint(buf, &l->free);
-	pi->pool_data = get_uint(buf, &l->pool_data);
+	pi->min_nr = kmp_field_int(buf, &l->min_nr);
+	pi->curr_nr = kmp_field_int(buf, &l->curr_nr);
+	pi->alloc = kmp_field_uint(buf, &l->alloc);
+	pi->free = kmp_field_uint(buf, &l->free);
+	pi->pool_data = kmp_field_uint(buf, &l->pool_data);
 	if (pi->min_nr < 0 || pi->min_nr > KMP_MIN_NR_MAX || pi->curr_nr < 0 ||
 	    pi->curr_nr > pi->min_nr) {
 		kmp_seterr(why, "min_nr %" PRId64 ", curr_nr %" PRId64 " out of range",
@@ -158,7 +142,7 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	}
 	/* kmalloc_array(0) gives ZERO_SIZE_PTR (16); mempool_exit() leaves NULL. */
 	if (strict) {
-		uint64_t elements = get_uint(buf, &l->elements);
+		uint64_t elements = kmp_field_uint(buf, &l->elements);
 
 		uint64_t obj, cache, osize;
 
@@ -178,14 +162,14 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		}
 	}
 	/* The lock word: qspinlock's locked byte is 0, 1 or (paravirt) 3. */
-	lock = get_uint(buf, &(struct kmp_field){ l->lock.off, 1, true });
+	lock = kmp_field_uint(buf, &(struct kmp_field){ l->lock.off, 1, true });
 	if (lock != 0 && lock != 1 && lock != 3) {
 		kmp_seterr(why, "lock byte 0x%" PRIx64 " is not a spinlock's", lock);
 		goto out;
 	}
 	/* The reserve: curr_nr readable, non-NULL element pointers. */
 	if (pi->curr_nr > 0) {
-		uint64_t elements = get_uint(buf, &l->elements);
+		uint64_t elements = kmp_field_uint(buf, &l->elements);
 		uint64_t n = (uint64_t)pi->curr_nr, chunk[64];
 
 		if (!ptr_ok(elements)) {

@@ -10,23 +10,7 @@
 #include "pools.h"
 #include "walk.h"
 
-static uint64_t field_uint(const unsigned char *buf, const struct kmp_field *f)
-{
-	uint64_t v = 0;
 
-	for (uint64_t i = f->size; i > 0; i--)
-		v = (v << 8) | buf[f->off + i - 1];
-	return v;
-}
-
-static int64_t field_int(const unsigned char *buf, const struct kmp_field *f)
-{
-	uint64_t u = field_uint(buf, f);
-
-	if (f->size < 8 && (u & (1ULL << (f->size * 8 - 1))))
-		u |= ~0ULL << (f->size * 8);
-	return (int64_t)u;
-}
 
 struct count_arg {
 	uint64_t n;
@@ -38,6 +22,19 @@ static bool count_visit(uint64_t node, void *arg, struct kmp_err *err)
 	(void)err;
 	((struct count_arg *)arg)->n++;
 	return true;
+}
+
+bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			   uint64_t max, uint64_t *n)
+{
+	struct count_arg cnt = { 0 };
+	struct kmp_err why;
+	uint64_t last;
+	bool ok = kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, max, count_visit,
+				&cnt, &last, &why) == KMP_WALK_DONE;
+
+	*n = cnt.n;
+	return ok;
 }
 
 struct pools_arg {
@@ -182,8 +179,8 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		kmp_seterr(err, "unreadable mempool at 0x%" PRIx64 ": %s", addr, why.msg);
 		return false;
 	}
-	name = field_uint(a->buf, &l->name);
-	owner = field_uint(a->buf, &l->owner);
+	name = kmp_field_uint(a->buf, &l->name);
+	owner = kmp_field_uint(a->buf, &l->owner);
 	if (!name) {
 		note(a->out, "mempool at 0x%" PRIx64 " left out as corrupt: it has no name "
 		     "(NULL pointer)", addr);
@@ -205,16 +202,16 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		snprintf(p->owner, sizeof(p->owner), "%s", owner_s);
 		free(owner_s);
 	}
-	p->type = kmp_type_name(l, field_int(a->buf, &l->type));
-	p->elem_size = field_uint(a->buf, &l->elem_size);
-	p->min_nr = field_int(a->buf, &l->min_nr);
-	p->curr_nr = field_int(a->buf, &l->curr_nr);
-	p->low_nr = field_int(a->buf, &l->low_nr);
-	p->nr_reserve = field_uint(a->buf, &l->nr_reserve);
-	p->nr_wait = field_uint(a->buf, &l->nr_wait);
+	p->type = kmp_type_name(l, kmp_field_int(a->buf, &l->type));
+	p->elem_size = kmp_field_uint(a->buf, &l->elem_size);
+	p->min_nr = kmp_field_int(a->buf, &l->min_nr);
+	p->curr_nr = kmp_field_int(a->buf, &l->curr_nr);
+	p->low_nr = kmp_field_int(a->buf, &l->low_nr);
+	p->nr_reserve = kmp_field_uint(a->buf, &l->nr_reserve);
+	p->nr_wait = kmp_field_uint(a->buf, &l->nr_wait);
 	p->v11 = l->nr_fail.ok && l->nr_empty.ok;
-	p->nr_fail = p->v11 ? field_uint(a->buf, &l->nr_fail) : 0;
-	p->nr_empty = p->v11 ? field_uint(a->buf, &l->nr_empty) : 0;
+	p->nr_fail = p->v11 ? kmp_field_uint(a->buf, &l->nr_fail) : 0;
+	p->nr_empty = p->v11 ? kmp_field_uint(a->buf, &l->nr_empty) : 0;
 	if (kmp_list_walk(a->mem, l, addr + l->wait.off + l->wqh_head.off,
 			  a->lim->max_waiters, count_visit, &cnt, &last, &why) != KMP_WALK_DONE) {
 		note(a->out, "waiting count of mempool %s at 0x%" PRIx64 " is incomplete "

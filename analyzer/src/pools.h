@@ -73,6 +73,13 @@ int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t p
 		     const struct kmp_limits *lim, kmp_waiter_fn fn, void *arg,
 		     struct kmp_err *err);
 
+/*
+ * The number of entries on the wait queue of the pool at @pool (at most
+ * @max); false if the queue cannot be walked to its end.
+ */
+bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			   uint64_t max, uint64_t *n);
+
 /* "D (uninterruptible)" and the like, for a task_struct.__state value. */
 const char *kmp_task_state(uint64_t state);
 

@@ -42,16 +42,6 @@ static uint64_t word(const unsigned char *p)
 	return v;
 }
 
-static int64_t field_int(const unsigned char *p, const struct kmp_field *f)
-{
-	uint64_t u = 0;
-
-	for (uint64_t i = f->size; i > 0; i--)
-		u = (u << 8) | p[f->off + i - 1];
-	if (f->size < 8 && (u & (1ULL << (f->size * 8 - 1))))
-		u |= ~0ULL << (f->size * 8);
-	return (int64_t)u;
-}
 
 /* The cheap test on bytes at hand: both function pointers in text, counts sane. */
 static bool shape(const struct scanner *s, const unsigned char *p)
@@ -62,8 +52,8 @@ static bool shape(const struct scanner *s, const unsigned char *p)
 	if (!kmp_kernel_is_text(s->k, word(p + l->alloc.off)) ||
 	    !kmp_kernel_is_text(s->k, word(p + l->free.off)))
 		return false;
-	min = field_int(p, &l->min_nr);
-	curr = field_int(p, &l->curr_nr);
+	min = kmp_field_int(p, &l->min_nr);
+	curr = kmp_field_int(p, &l->curr_nr);
 	return min >= 0 && min <= KMP_MIN_NR_MAX && curr >= 0 && curr <= min;
 }
 

@@ -7,7 +7,6 @@
 #include "pools.h"
 #include "report.h"
 #include "scanreport.h"
-#include "walk.h"
 
 struct found_all {
 	struct kmp_found *v;
@@ -38,14 +37,6 @@ static int by_addr(const void *a, const void *b)
 	uint64_t x = ((const struct kmp_found *)a)->pi.addr, y = ((const struct kmp_found *)b)->pi.addr;
 
 	return x < y ? -1 : x > y;
-}
-
-static bool count_visit(uint64_t node, void *arg, struct kmp_err *err)
-{
-	(void)node;
-	(void)err;
-	(*(uint64_t *)arg)++;
-	return true;
 }
 
 /* What the series keeps in the pool, when the kernel has it. */
@@ -192,17 +183,15 @@ int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablay
 	}
 	for (size_t i = 0; i < all.n; i++) {
 		char name[512];
-		uint64_t waiting = 0, last;
+		uint64_t waiting = 0;
 		struct series_vals sv;
-		struct kmp_err why;
 		bool wk;
 
 		kmp_naming_pool_in(nm, all.v[i].pi.addr,
 				   all.v[i].where == KMP_IN_VMALLOC ? all.v[i].obj : 0, name,
 				   sizeof(name));
-		wk = kmp_list_walk(k->mem, k->l, all.v[i].pi.addr + k->l->wait.off +
-				   k->l->wqh_head.off, o->max_waiters, count_visit, &waiting,
-				   &last, &why) == KMP_WALK_DONE;
+		wk = kmp_wait_queue_length(k->mem, k->l, all.v[i].pi.addr, o->max_waiters,
+					   &waiting);
 		series_read(k, all.v[i].pi.addr, &sv);
 		if (o->json)
 			print_json(f, &all.v[i], name, waiting, wk, &sv, i == 0);

@@ -8,7 +8,6 @@
 #include "pools.h"
 #include "report.h"
 #include "stackreport.h"
-#include "walk.h"
 
 struct found {
 	struct kmp_stackwait *v;
@@ -32,26 +31,6 @@ static void collect(const struct kmp_stackwait *w, void *arg)
 		f->cap = cap;
 	}
 	f->v[f->n++] = *w;
-}
-
-static bool count_visit(uint64_t node, void *arg, struct kmp_err *err)
-{
-	(void)node;
-	(void)err;
-	(*(uint64_t *)arg)++;
-	return true;
-}
-
-/* Entries on the pool's wait queue; false if the queue cannot be walked. */
-static bool queue_length(const struct kmp_kernel *k, uint64_t pool, uint64_t max,
-			 uint64_t *n)
-{
-	struct kmp_err why;
-	uint64_t last;
-
-	*n = 0;
-	return kmp_list_walk(k->mem, k->l, pool + k->l->wait.off + k->l->wqh_head.off, max,
-			     count_visit, n, &last, &why) == KMP_WALK_DONE;
 }
 
 static void json_opt_string(FILE *f, const char *s)
@@ -192,7 +171,7 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 		if (done[i] || fd.v[i].kind != KMP_SW_WAITING)
 			continue;
 		kmp_naming_pool(nm, p->addr, name, sizeof(name));
-		wk = queue_length(k, p->addr, o->max_waiters, &waiting);
+		wk = kmp_wait_queue_length(k->mem, k->l, p->addr, o->max_waiters, &waiting);
 		print_pool(f, o->json, p, name, waiting, wk, npools == 0);
 		npools++;
 		for (size_t j = i; j < fd.n; j++) {
