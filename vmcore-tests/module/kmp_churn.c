@@ -14,7 +14,7 @@
  * Each round of a thread, with a number R unique in the module:
  *   kmalloc  mempool_create_kmalloc_pool_named  "kmp_churn_R_kmalloc"
  *   slab     mempool_create_slab_pool_named on the module's cache
- *            "kmp_churn_R_slab"; every 16th round also a slab pool on a
+ *            "kmp_churn_R_slab"; every 16th such round also a slab pool on a
  *            cache created for it ("kmp_churn_R_cache"), then both destroyed
  *   page     mempool_create_page_pool (default name, order 0 or 1)
  *   private  mempool_create_named with the module's own allocation
@@ -319,7 +319,7 @@ static void churn_slab(struct churn_thread *t, long r)
 	churn_resize(pool, min_nr, size, false);
 	churn_destroy(pool);
 
-	if (r % 16)
+	if ((r / 6) % 16)
 		return;
 	/* A cache of its own, gone with the pool. */
 	churn_name(cname, r, "cache");
@@ -443,7 +443,7 @@ static int churn_init_embedded(struct churn_obj *obj, long r, int how,
 static void churn_embedded(struct churn_thread *t, long r)
 {
 	struct churn_obj *obj, *dst;
-	int min_nr = 1 + churn_rand(t) % 6, how = r % 4;
+	int min_nr = 1 + churn_rand(t) % 6, how = (r / 6) % 4;
 	size_t size;
 	bool page;
 
