@@ -14,6 +14,8 @@
 # when the VM stopped without finishing.  Each --disk FILE is attached
 # read-only as the next virtio disk after those (a filesystem image, e.g.
 # a big vmlinux the guest mounts instead of copying it into its RAM).
+# KMP_QEMU_ARGS adds QEMU options (split at white space), e.g. "-icount
+# shift=0" for guest clocks that count instructions (TCG only).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -54,7 +56,7 @@ done
 ACCEL=$("$HERE/accel.sh" "$KDIR" "$INITRD")
 start=$(date +%s.%N)
 set +e
-timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -m "$MEM" -smp "$SMP" \
+timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" ${KMP_QEMU_ARGS:-} -m "$MEM" -smp "$SMP" \
 	-nodefaults -display none -no-reboot -monitor none \
 	-serial "file:$OUT/serial.log" \
 	-kernel "$KDIR/bzImage" -initrd "$INITRD" \
