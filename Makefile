@@ -71,6 +71,22 @@ stress: initrd-debug
 	@s=$${STRESS_SECONDS:-600}; [ "$$s" -ge 600 ] || s=600; \
 		STRESS_SECONDS=$$s bash vmcore-tests/test-stress.sh
 
+# The stock flavor of the project's own tinyconfig tree: the default
+# flavor's fragment built WITHOUT the series (qemu/build-kernel-stock.sh,
+# build/kernel-stock, build/obj-stock; not Debian's kernel, that is
+# `make stock`).  The fast-path benchmark (issue 12 part 3) times
+# mempool_alloc()/mempool_free() and create/destroy in it and in the
+# patched kernel: `make bench-fastpath` (also part of `make bench`);
+# `make test-fastpath` checks it (not part of make test).
+kernel-stock-tiny: deps
+	@bash qemu/build-kernel-stock.sh
+
+bench-fastpath: deps
+	@bash vmcore-tests/bench-fastpath.sh
+
+test-fastpath: deps
+	@bash vmcore-tests/test-fastpath.sh
+
 # Debian's own kernel (no series): packages fetched with apt-get download
 # and unpacked under build/debian/, the stock test module built against its
 # headers, and the stock initramfs.  `make stock` builds them all (cached).
@@ -140,4 +156,5 @@ distclean:
 	module-noproc initrd-noproc test demo bench \
 	kernel-debug module-debug initrd-debug test-stress stress \
 	debian-kernel module-stock initrd-stock stock test-stock \
-	clean distclean install uninstall test-install test-crash test-json deb test-top
+	clean distclean install uninstall test-install test-crash test-json deb test-top \
+	kernel-stock-tiny bench-fastpath test-fastpath

@@ -172,6 +172,10 @@ PY
 else
 	echo "==> [bench] no 4 GiB dump (the patched kernel is not built)"
 fi
+# The fast path with and without the series (issue 12 part 3): the patched
+# kernel against the same tree built without it (make kernel-stock-tiny).
+echo "==> [bench] fast path: kmp_bench.ko in build/kernel and build/kernel-stock"
+bash "$ROOT/vmcore-tests/bench-fastpath.sh" || failed="$failed fastpath"
 if [ -n "$failed" ]; then
 	echo "==> [bench] FAILED:$failed" >&2
 	exit 1
