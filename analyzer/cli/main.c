@@ -3,6 +3,7 @@
  * kmempool: print the kernel's memory pools from kernel memory, live from
  * /proc/kcore or post mortem from a vmcore, in the format of /proc/mempool.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -242,7 +243,7 @@ static int cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	nm = kmp_naming_new(&k, &sl, c->o.moddebug, c->o.nmoddebug, s->release);
 	if (!nm) {
 		kmp_kernel_free(&k);
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return KMP_EPARTIAL;
 	}
 	if (!k.mods.complete)
@@ -255,31 +256,124 @@ static int cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	return rc;
 }
 
+/* "complete": true, or false with the reason, its kind and its address. */
+static void json_status(FILE *f, int rc, const struct kmp_err *err)
+{
+	fprintf(f, "\"complete\": %s", rc == KMP_OK ? "true" : "false");
+	if (rc == KMP_OK)
+		return;
+	fputs(", \"reason\": ", f);
+	kmp_json_string(f, err->msg);
+	fprintf(f, ", \"reason_kind\": \"%s\", \"reason_address\": ",
+		kmp_errkind_name(err->kind));
+	if (err->has_addr)
+		fprintf(f, "\"0x%" PRIx64 "\"", err->addr);
+	else
+		fputs("null", f);
+}
+
+/*
+ * The report, printed as the pools come (memory does not grow with the
+ * list).  On live memory a walk may start again, so the lines go to a
+ * temporary file first and reach stdout once the walk is over.
+ */
+struct report_out {
+	FILE *f;
+	bool json, tmp;
+	const char *version;
+	size_t n;
+};
+
+static bool report_begin(struct report_out *o)
+{
+	if (o->json)
+		fputs("\"pools\": [", o->f);
+	else
+		kmp_report_header(o->f, o->version);
+	return !ferror(o->f);
+}
+
+static bool report_pool(const struct kmp_pool *p, void *arg, struct kmp_err *err)
+{
+	struct report_out *o = arg;
+
+	if (o->json) {
+		fputs(o->n ? ",\n  " : "\n  ", o->f);
+		kmp_json_pool(o->f, p);
+	} else {
+		kmp_report_pool(o->f, p);
+	}
+	o->n++;
+	if (ferror(o->f)) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool report_restart(void *arg, struct kmp_err *err)
+{
+	struct report_out *o = arg;
+
+	o->n = 0;
+	if (!o->tmp || fflush(o->f) || ftruncate(fileno(o->f), 0) || fseek(o->f, 0, SEEK_SET) ||
+	    !report_begin(o)) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot start the report again: %s",
+			   strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool copy_out(FILE *from, FILE *to)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(from) || fseek(from, 0, SEEK_SET))
+		return false;
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return false;
+	return !ferror(from);
+}
+
 static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
-	struct kmp_pools pools = { 0 };
-	int rc = kmp_read_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim,
-				&pools, err);
+	struct report_out o = { stdout, c->json, s->core.mem.live, s->version, 0 };
+	struct kmp_pool_sink sink = { report_pool, report_restart, &o };
+	struct kmp_pools st = { 0 };
+	int rc;
 
+	if (o.tmp && !(o.f = tmpfile())) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot make a temporary file: %s",
+			   strerror(errno));
+		return KMP_EOUTPUT;
+	}
 	if (c->json) {
 		printf("{");
 		json_kernel(stdout, s);
-		printf(", \"complete\": %s, ", rc == KMP_OK ? "true" : "false");
-		if (rc != KMP_OK) {
-			printf("\"reason\": ");
-			kmp_json_string(stdout, err->msg);
-			printf(", ");
-		}
-		printf("\"pools\": [");
-		for (size_t i = 0; i < pools.n; i++) {
-			printf(i ? ",\n  " : "\n  ");
-			kmp_json_pool(stdout, &pools.v[i]);
-		}
-		printf("\n]}\n");
-	} else {
-		kmp_report_text(stdout, s->version, &pools);
+		printf(", ");
 	}
-	kmp_pools_free(&pools);
+	if (!report_begin(&o)) {
+		rc = KMP_EOUTPUT;
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
+		goto out;
+	}
+	rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, &sink, &st,
+			    err);
+	if (o.tmp && !copy_out(o.f, stdout) && err->kind != KMP_ERR_OUTPUT) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
+		rc = KMP_EOUTPUT;
+	}
+	if (c->json) {
+		printf("\n], ");
+		json_status(stdout, rc, err);
+		printf("}\n");
+	}
+out:
+	if (o.tmp)
+		fclose(o.f);
 	return rc;
 }
 
@@ -344,11 +438,8 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 		}
 	}
 	if (c->json) {
-		printf("\n], \"complete\": %s", rc == KMP_OK ? "true" : "false");
-		if (rc != KMP_OK) {
-			printf(", \"reason\": ");
-			kmp_json_string(stdout, err->msg);
-		}
+		printf("\n], ");
+		json_status(stdout, rc, err);
 		printf("}\n");
 	} else if (!shown && rc == KMP_OK) {
 		printf("# no task is waiting on any mempool\n");
@@ -367,12 +458,12 @@ static int cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *e
 	struct winsize ws;
 
 	if (!s->series) {
-		kmp_seterr(err, "top needs mempool_list, a kernel with the series; this one has "
+		kmp_seterr(err, KMP_ERR_FORMAT, "top needs mempool_list, a kernel with the series; this one has "
 			   "none (kmempool waiters and kmempool scan work on any kernel)");
 		return KMP_EFORMAT;
 	}
 	if (c->json) {
-		kmp_seterr(err, "top prints text only");
+		kmp_seterr(err, KMP_ERR_USAGE, "top prints text only");
 		return KMP_EUSAGE;
 	}
 	to.tty = isatty(STDOUT_FILENO);
@@ -385,7 +476,7 @@ static int cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *e
 static int cmd_info(struct kmp_session *s, const struct cli *c)
 {
 	char when[64] = "", panic[1024];
-	struct kmp_err perr = { "" };
+	struct kmp_err perr = { 0 };
 	int found = kmp_find_panic(&s->vml, &s->core.mem, s->prb, s->prb_cu, c->o.no_aranges,
 				   panic, sizeof(panic), &perr);
 
@@ -451,13 +542,15 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 int main(int argc, char **argv)
 {
 	struct kmp_session s;
-	struct kmp_err err = { "" };
+	struct kmp_err err = { 0 };
+	bool opened;
 	struct cli c;
 	int rc = parse(argc, argv, &c);
 
 	if (rc != KMP_OK)
 		return rc;
 	rc = kmp_session_open(&s, &c.o, &err);
+	opened = rc == KMP_OK;
 	if (rc == KMP_OK && !s.series && !strcmp(c.command, "report")) {
 		fprintf(stderr, "kmempool: this kernel has no mempool_list (no series): "
 			"printing what a scan of its memory finds (kmempool scan)\n");
@@ -465,7 +558,7 @@ int main(int argc, char **argv)
 	}
 	if (rc == KMP_OK && s.series && strcmp(c.command, "info") && strcmp(c.command, "scan") &&
 	    !kmp_format_known(s.version)) {
-		kmp_seterr(&err, "this kernel's /proc/mempool format is version '%s'; "
+		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel's /proc/mempool format is version '%s'; "
 			   "kmempool %s knows %s", s.version, KMP_VERSION, kmp_formats_known());
 		rc = KMP_EFORMAT;
 	}
@@ -483,9 +576,17 @@ int main(int argc, char **argv)
 		else
 			rc = cmd_report(&s, &c, &err);
 	}
-	fflush(stdout);
-	if (rc != KMP_OK)
+	/* Output that could not be written fails the run, whatever came before. */
+	if ((fflush(stdout) || ferror(stdout)) && err.kind != KMP_ERR_OUTPUT) {
+		kmp_seterr(&err, KMP_ERR_OUTPUT, "cannot write the report: %s",
+			   errno ? strerror(errno) : "write error");
+		rc = KMP_EOUTPUT;
+	}
+	if (rc != KMP_OK) {
+		/* The one place a failure becomes an exit status: from its kind. */
 		fprintf(stderr, "kmempool: %s\n", err.msg);
+		rc = kmp_exit_status(&err, opened);
+	}
 	kmp_session_close(&s);
 	return rc;
 }

@@ -24,7 +24,7 @@ static bool crash_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 	(void)mem;
 	if (target && target->read(addr, buf, len))
 		return true;
-	kmp_seterr(err, "cannot read %zu bytes at 0x%" PRIx64 " (crash's readmem() failed)",
+	kmp_fault(err, KMP_ERR_UNMAPPED, addr, "cannot read %zu bytes at 0x%" PRIx64 " (crash's readmem() failed)",
 		   len, addr);
 	return false;
 }
@@ -35,7 +35,7 @@ static const struct kmp_mem_ops crash_mem_ops = { .read = crash_read };
 int kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
 			   struct kmp_err *err)
 {
-	struct kmp_mem mem = { &crash_mem_ops, NULL };
+	struct kmp_mem mem = { &crash_mem_ops, NULL, false };
 	struct kmp_options oo = *o;
 
 	if (!oo.vmlinux)

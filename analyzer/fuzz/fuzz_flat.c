@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char sig[16] = "makedumpfile";
 	struct kmp_flat flat;
-	struct kmp_err err = { "" };
+	struct kmp_err err = { 0 };
 	uint8_t *file = NULL;
 	const uint8_t *f = data;
 	size_t fsize = size;

@@ -111,6 +111,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 16)
 		return 0;
 	memimg_init(&img, &mem);
+	/* The live path too (re-validation, retries): an odd last byte. */
+	mem.live = data[size - 1] & 1;
+	kmp_live_pause_ns = 0;
 	memcpy(memimg_add(&img, BASE, size), data, size);
 	(void)kmp_read_pools(&mem, &L, BASE, &lim, &pools, &err);
 	for (size_t i = 0; i < pools.n; i++) {

@@ -45,20 +45,20 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 	snprintf(core->path, sizeof(core->path), "%s", path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		kmp_seterr(err, "cannot open core %s: %s", path, strerror(errno));
+		kmp_seterr(err, KMP_ERR_DUMP, "cannot open core %s: %s", path, strerror(errno));
 		return KMP_ECORE;
 	}
 	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
-		kmp_seterr(err, "core %s is a directory, not a dump file", path);
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s is a directory, not a dump file", path);
 		goto fail;
 	}
 	got = pread(fd, magic, sizeof(magic), 0);
 	if (got < 0) {
-		kmp_seterr(err, "cannot read core %s: %s", path, strerror(errno));
+		kmp_seterr(err, KMP_ERR_DUMP, "cannot read core %s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (got < 8) {
-		kmp_seterr(err, "core %s is too short (%zd bytes) to be a dump", path, got);
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s is too short (%zd bytes) to be a dump", path, got);
 		goto fail;
 	}
 	if (kmp_flat_detect(magic, (size_t)got)) {
@@ -67,12 +67,12 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 		struct kmp_err why;
 
 		if (!flat) {
-			kmp_seterr(err, "out of memory");
+			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 			goto fail;
 		}
 		if (kmp_flat_index(flat, fd, &why) != KMP_OK) {
 			free(flat);
-			kmp_seterr(err, "core %s: %s", path, why.msg);
+			kmp_wraperr(err, &why, "core %s: %s", path, why.msg);
 			goto fail;
 		}
 		{

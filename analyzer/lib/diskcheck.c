@@ -48,7 +48,7 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 	uint64_t version, bs, sub, bitmap, mapnr, cpus, bits;
 
 	if (rd(arg, h, sizeof(h), 0) != (ssize_t)sizeof(h)) {
-		kmp_seterr(err, "%s: kdump header truncated (the file has %" PRIu64 " bytes)",
+		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header truncated (the file has %" PRIu64 " bytes)",
 			   path, size);
 		return KMP_ECORE;
 	}
@@ -59,17 +59,17 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 	mapnr = le(h + H_MAX_MAPNR, 4);
 	cpus = le(h + H_NR_CPUS, 4);
 	if (version == 0 || version > 64) {
-		kmp_seterr(err, "%s: kdump header version %" PRIu64 " is unknown", path, version);
+		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header version %" PRIu64 " is unknown", path, version);
 		return KMP_ECORE;
 	}
 	if (bs < 512 || bs > (1u << 20) || (bs & (bs - 1))) {
-		kmp_seterr(err, "%s: kdump block size %" PRIu64 " is no power of two between 512 "
+		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump block size %" PRIu64 " is no power of two between 512 "
 			   "and 1 MiB", path, bs);
 		return KMP_ECORE;
 	}
 	if (sub > 1024 || bitmap == 0 || cpus > 65536 ||
 	    !inside(bs, (sub + bitmap) * bs, size)) {
-		kmp_seterr(err, "%s: kdump header does not fit the file (truncated, or a damaged "
+		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header does not fit the file (truncated, or a damaged "
 			   "header): %" PRIu64 " sub-header and %"
 			   PRIu64 " bitmap blocks of %" PRIu64 " bytes, %" PRIu64 " CPUs, file of %"
 			   PRIu64 " bytes", path, sub, bitmap, bs, cpus, size);
@@ -79,20 +79,20 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 	bits = bitmap * bs * 8 / 2;
 	if (sub && version >= 6) {
 		if (sub * bs < S_SIZE || rd(arg, s, sizeof(s), bs) != (ssize_t)sizeof(s)) {
-			kmp_seterr(err, "%s: kdump sub header truncated", path);
+			kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump sub header truncated", path);
 			return KMP_ECORE;
 		}
 		mapnr = le(s + S_MAX_MAPNR_64, 8);
 		if (!inside(le(s + S_OFF_VMCOREINFO, 8), le(s + S_OFF_VMCOREINFO + 8, 8), size) ||
 		    le(s + S_OFF_VMCOREINFO + 8, 8) > (1u << 20) ||
 		    !inside(le(s + S_OFF_NOTE, 8), le(s + S_OFF_NOTE + 8, 8), size)) {
-			kmp_seterr(err, "%s: kdump sub header points past the end of the file "
+			kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump sub header points past the end of the file "
 				   "(VMCOREINFO or notes)", path);
 			return KMP_ECORE;
 		}
 	}
 	if (mapnr > bits) {
-		kmp_seterr(err, "%s: kdump header claims %" PRIu64 " pages, its bitmaps hold %"
+		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header claims %" PRIu64 " pages, its bitmaps hold %"
 			   PRIu64, path, mapnr, bits);
 		return KMP_ECORE;
 	}

@@ -56,7 +56,7 @@ const char *kmp_type_name(const struct kmp_layout *l, int64_t value)
 #define NEED(st, field, member)						\
 	do {								\
 		if (!kmp_dwarf_member(&(st), member, &l->field)) {	\
-			kmp_seterr(err, "%s: struct %s has no member '%s' in DWARF; " \
+			kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct %s has no member '%s' in DWARF; " \
 				   "is this a kernel with the mempool_list patches?", \
 				   v->path, dwarf_diename(&(st)), member); \
 			return false;					\
@@ -79,19 +79,19 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	memset(l, 0, sizeof(*l));
 	if (!kmp_dwarf_cu(v->dwarf, cu_addr, "mm/mempool.c", no_aranges, &cu,
 			  &l->via_aranges)) {
-		kmp_seterr(err, "%s: no debug info for mm/mempool.c", v->path);
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: no debug info for mm/mempool.c", v->path);
 		return false;
 	}
 	l->cu_name = dwarf_diename(&cu);
 	kmp_dwarf_scan(&cu, w, W_N);
 	if (!w[W_POOL].found || !w[W_LIST].found || !w[W_WQH].found) {
-		kmp_seterr(err, "%s: the debug info of %s lacks struct mempool_s, list_head "
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of %s lacks struct mempool_s, list_head "
 			   "or wait_queue_head", v->path,
 			   l->cu_name ? l->cu_name : "mm/mempool.c");
 		return false;
 	}
 	if (!kmp_dwarf_size(&w[W_POOL].die, &l->pool_size)) {
-		kmp_seterr(err, "%s: struct mempool_s has no size in DWARF", v->path);
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct mempool_s has no size in DWARF", v->path);
 		return false;
 	}
 	/* What every kernel's mempool_t has. */
@@ -122,7 +122,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	NEED(w[W_LIST].die, lh_prev, "prev");
 	NEED(w[W_WQH].die, wqh_head, "head");
 	if (l->series && !w[W_ENUM].found) {
-		kmp_seterr(err, "%s: the debug info of %s lacks enum mempool_type", v->path,
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of %s lacks enum mempool_type", v->path,
 			   l->cu_name ? l->cu_name : "mm/mempool.c");
 		return false;
 	}
@@ -144,7 +144,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	    kmp_dwarf_member_path(&w[W_TASK].die, "thread.sp", &l->task_thread_sp))
 		l->have_stacks = true;
 	if (l->lh_next.size != 8 || l->lh_prev.size != 8) {
-		kmp_seterr(err, "%s: struct list_head pointers are not 8 bytes", v->path);
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct list_head pointers are not 8 bytes", v->path);
 		return false;
 	}
 	if (!kmp_layout_check(l, v->path, err))

@@ -42,18 +42,18 @@ static bool inside(uint64_t off, uint64_t len, uint64_t size)
 static int check_ehdr(const Elf64_Ehdr *eh, const char *path, struct kmp_err *err)
 {
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
-		kmp_seterr(err, "core %s is an ELF file but not 64-bit little endian "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s is an ELF file but not 64-bit little endian "
 			   "(class %u, data %u)", path, eh->e_ident[EI_CLASS],
 			   eh->e_ident[EI_DATA]);
 		return KMP_ECORE;
 	}
 	if (eh->e_ident[EI_VERSION] != EV_CURRENT || eh->e_version != EV_CURRENT) {
-		kmp_seterr(err, "core %s: ELF version %u/%u, not %u (damaged header?)", path,
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: ELF version %u/%u, not %u (damaged header?)", path,
 			   eh->e_ident[EI_VERSION], eh->e_version, EV_CURRENT);
 		return KMP_ECORE;
 	}
 	if (eh->e_type != ET_CORE) {
-		kmp_seterr(err, "core %s is not a kernel dump: an ELF file of type %u, not "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s is not a kernel dump: an ELF file of type %u, not "
 			   "a core (ET_CORE)", path, eh->e_type);
 		return KMP_ECORE;
 	}
@@ -63,32 +63,32 @@ static int check_ehdr(const Elf64_Ehdr *eh, const char *path, struct kmp_err *er
 	 */
 	if (eh->e_machine != EM_X86_64 && eh->e_machine != EM_AARCH64 &&
 	    eh->e_machine != EM_PPC64) {
-		kmp_seterr(err, "core %s is an ELF core of machine %u, not x86-64, arm64 or "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s is an ELF core of machine %u, not x86-64, arm64 or "
 			   "ppc64le (damaged header?)", path, eh->e_machine);
 		return KMP_ECORE;
 	}
 	if (eh->e_ehsize != sizeof(Elf64_Ehdr)) {
-		kmp_seterr(err, "core %s: ELF header size %u, not %zu (damaged header?)", path,
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: ELF header size %u, not %zu (damaged header?)", path,
 			   eh->e_ehsize, sizeof(Elf64_Ehdr));
 		return KMP_ECORE;
 	}
 	if (eh->e_phentsize != sizeof(Elf64_Phdr)) {
-		kmp_seterr(err, "core %s: program header size (e_phentsize) %u, not %zu "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: program header size (e_phentsize) %u, not %zu "
 			   "(damaged header?)", path, eh->e_phentsize, sizeof(Elf64_Phdr));
 		return KMP_ECORE;
 	}
 	if (eh->e_shoff == 0 && eh->e_shnum != 0) {
-		kmp_seterr(err, "core %s: %u section headers (e_shnum) but no section header "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: %u section headers (e_shnum) but no section header "
 			   "table (e_shoff 0) (damaged header?)", path, eh->e_shnum);
 		return KMP_ECORE;
 	}
 	if (eh->e_shoff != 0 && eh->e_shentsize != sizeof(Elf64_Shdr)) {
-		kmp_seterr(err, "core %s: section header size (e_shentsize) %u, not %zu "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: section header size (e_shentsize) %u, not %zu "
 			   "(damaged header?)", path, eh->e_shentsize, sizeof(Elf64_Shdr));
 		return KMP_ECORE;
 	}
 	if (eh->e_shoff == 0 && eh->e_shstrndx != SHN_UNDEF) {
-		kmp_seterr(err, "core %s: section name table index %u without section headers "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: section name table index %u without section headers "
 			   "(damaged header?)", path, eh->e_shstrndx);
 		return KMP_ECORE;
 	}
@@ -135,7 +135,7 @@ static int check_vmcoreinfo(const unsigned char *t, uint64_t len, const char *pa
 	}
 	return KMP_OK;
 bad:
-	kmp_seterr(err, "core %s: VMCOREINFO line %" PRIu64 " is not KEY=VALUE text (byte 0x%02x "
+	kmp_seterr(err, KMP_ERR_DUMP, "core %s: VMCOREINFO line %" PRIu64 " is not KEY=VALUE text (byte 0x%02x "
 		   "at offset %" PRIu64 "; damaged dump?)", path, line, i < len ? t[i] : 0, i);
 	return KMP_ECORE;
 }
@@ -150,18 +150,18 @@ static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned 
 	if (ph->p_filesz == 0)
 		return KMP_OK;
 	if (ph->p_filesz > KMP_ELF_MAX_NOTES) {
-		kmp_seterr(err, "core %s: note segment %u is %" PRIu64 " bytes (more than %u; "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: note segment %u is %" PRIu64 " bytes (more than %u; "
 			   "damaged header?)", path, idx, ph->p_filesz, KMP_ELF_MAX_NOTES);
 		return KMP_ECORE;
 	}
 	buf = malloc(ph->p_filesz);
 	if (!buf) {
-		kmp_seterr(err, "out of memory for the %" PRIu64 " bytes of note segment %u",
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the %" PRIu64 " bytes of note segment %u",
 			   ph->p_filesz, idx);
 		return KMP_ECORE;
 	}
 	if (!read_at(fd, ph->p_offset, buf, ph->p_filesz)) {
-		kmp_seterr(err, "core %s: cannot read note segment %u (%" PRIu64 " bytes at "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: cannot read note segment %u (%" PRIu64 " bytes at "
 			   "offset %" PRIu64 ")", path, idx, ph->p_filesz, ph->p_offset);
 		free(buf);
 		return KMP_ECORE;
@@ -183,7 +183,7 @@ static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned 
 		desc = name + (((uint64_t)nh.n_namesz + 3) & ~3ULL);
 		end = desc + (((uint64_t)nh.n_descsz + 3) & ~3ULL);
 		if (desc > ph->p_filesz || desc + nh.n_descsz > ph->p_filesz) {
-			kmp_seterr(err, "core %s: note at offset %" PRIu64 " of note segment %u "
+			kmp_seterr(err, KMP_ERR_DUMP, "core %s: note at offset %" PRIu64 " of note segment %u "
 				   "(name %u bytes, data %u bytes) runs past the segment's end "
 				   "(%" PRIu64 " bytes) (damaged dump?)", path, off, idx,
 				   nh.n_namesz, nh.n_descsz, ph->p_filesz);
@@ -204,7 +204,7 @@ static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned 
 	free(buf);
 	return KMP_OK;
 bad_hdr:
-	kmp_seterr(err, "core %s: note segment %u ends in %" PRIu64 " bytes that are not a "
+	kmp_seterr(err, KMP_ERR_DUMP, "core %s: note segment %u ends in %" PRIu64 " bytes that are not a "
 		   "note header (damaged dump?)", path, idx, ph->p_filesz - off);
 	free(buf);
 	return KMP_ECORE;
@@ -214,14 +214,14 @@ static int check_load(const char *path, const Elf64_Phdr *ph, unsigned int idx,
 		      bool kcore, struct kmp_elfcheck *info, struct kmp_err *err)
 {
 	if (ph->p_filesz > ph->p_memsz) {
-		kmp_seterr(err, "core %s: memory segment %u has more file data (%" PRIu64
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: memory segment %u has more file data (%" PRIu64
 			   " bytes) than memory (%" PRIu64 " bytes) (damaged header?)", path,
 			   idx, ph->p_filesz, ph->p_memsz);
 		return KMP_ECORE;
 	}
 	if (ph->p_offset > (uint64_t)INT64_MAX - ph->p_filesz ||
 	    (ph->p_memsz && ph->p_vaddr + (ph->p_memsz - 1) < ph->p_vaddr)) {
-		kmp_seterr(err, "core %s: memory segment %u (offset 0x%" PRIx64 ", %" PRIu64
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: memory segment %u (offset 0x%" PRIx64 ", %" PRIu64
 			   " bytes at 0x%" PRIx64 ") wraps around (damaged header?)", path, idx,
 			   ph->p_offset, ph->p_filesz, ph->p_vaddr);
 		return KMP_ECORE;
@@ -254,13 +254,13 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 	memset(info, 0, sizeof(*info));
 	if (!kcore) {
 		if (fstat(fd, &st)) {
-			kmp_seterr(err, "cannot stat core %s: %s", path, strerror(errno));
+			kmp_seterr(err, KMP_ERR_DUMP, "cannot stat core %s: %s", path, strerror(errno));
 			return KMP_ECORE;
 		}
 		info->file_size = (uint64_t)st.st_size;
 	}
 	if (!read_at(fd, 0, &eh, sizeof(eh))) {
-		kmp_seterr(err, "core %s is too short for an ELF header (%zu bytes)", path,
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s is too short for an ELF header (%zu bytes)", path,
 			   sizeof(eh));
 		return KMP_ECORE;
 	}
@@ -271,7 +271,7 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 	if (!kcore && eh.e_shoff &&
 	    !inside(eh.e_shoff, (uint64_t)(eh.e_shnum ? eh.e_shnum : 1) * sizeof(Elf64_Shdr),
 		    info->file_size)) {
-		kmp_seterr(err, "core %s: the section header table (%u entries at offset %"
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: the section header table (%u entries at offset %"
 			   PRIu64 ") lies outside the file (%" PRIu64 " bytes) (damaged header, "
 			   "or truncated?)", path, eh.e_shnum, (uint64_t)eh.e_shoff,
 			   info->file_size);
@@ -282,21 +282,21 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 		Elf64_Shdr sh0;
 
 		if (!eh.e_shoff || !read_at(fd, eh.e_shoff, &sh0, sizeof(sh0))) {
-			kmp_seterr(err, "core %s: e_phnum says the program header count is in "
+			kmp_seterr(err, KMP_ERR_DUMP, "core %s: e_phnum says the program header count is in "
 				   "section header 0, which cannot be read", path);
 			return KMP_ECORE;
 		}
 		phnum = sh0.sh_info;
 	}
 	if (phnum == 0 || phnum > KMP_ELF_MAX_PHNUM) {
-		kmp_seterr(err, "core %s: %" PRIu64 " program headers (damaged header?)", path,
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: %" PRIu64 " program headers (damaged header?)", path,
 			   phnum);
 		return KMP_ECORE;
 	}
 	info->phnum = (uint32_t)phnum;
 	if (eh.e_phoff < sizeof(eh) ||
 	    (!kcore && !inside(eh.e_phoff, phnum * sizeof(Elf64_Phdr), info->file_size))) {
-		kmp_seterr(err, "core %s: the program header table (%" PRIu64 " entries at "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: the program header table (%" PRIu64 " entries at "
 			   "offset %" PRIu64 ") lies outside the file (%" PRIu64 " bytes) "
 			   "(damaged header, or truncated?)", path, phnum, (uint64_t)eh.e_phoff,
 			   info->file_size);
@@ -304,11 +304,11 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 	}
 	phs = malloc(phnum * sizeof(*phs));
 	if (!phs) {
-		kmp_seterr(err, "out of memory for %" PRIu64 " program headers", phnum);
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for %" PRIu64 " program headers", phnum);
 		return KMP_ECORE;
 	}
 	if (!read_at(fd, eh.e_phoff, phs, phnum * sizeof(*phs))) {
-		kmp_seterr(err, "core %s: cannot read its %" PRIu64 " program headers at offset %"
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: cannot read its %" PRIu64 " program headers at offset %"
 			   PRIu64, path, phnum, (uint64_t)eh.e_phoff);
 		rc = KMP_ECORE;
 		goto out;
@@ -318,7 +318,7 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 
 		if (ph->p_type == PT_NOTE) {
 			if (!kcore && !inside(ph->p_offset, ph->p_filesz, info->file_size)) {
-				kmp_seterr(err, "core %s: note segment %u (%" PRIu64 " bytes at "
+				kmp_seterr(err, KMP_ERR_DUMP, "core %s: note segment %u (%" PRIu64 " bytes at "
 					   "offset %" PRIu64 ") lies outside the file (%" PRIu64
 					   " bytes) (damaged header, or truncated?)", path, i,
 					   (uint64_t)ph->p_filesz, (uint64_t)ph->p_offset,
@@ -332,7 +332,7 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 		}
 	}
 	if (rc == KMP_OK && !info->nload) {
-		kmp_seterr(err, "core %s: an ELF core without memory (no PT_LOAD segment with "
+		kmp_seterr(err, KMP_ERR_DUMP, "core %s: an ELF core without memory (no PT_LOAD segment with "
 			   "data)", path);
 		rc = KMP_ECORE;
 	}

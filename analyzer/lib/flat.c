@@ -105,7 +105,7 @@ static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err
 			return KMP_OK;
 		}
 		if (!read_rechdr(r, pos, h)) {
-			kmp_seterr(err, "cannot read the flattened record header at byte %" PRIu64
+			kmp_seterr(err, KMP_ERR_DUMP, "cannot read the flattened record header at byte %" PRIu64
 				   ": %s", pos, strerror(errno));
 			return KMP_ECORE;
 		}
@@ -115,7 +115,7 @@ static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err
 			return KMP_OK;
 		if (off < 0 || len <= 0 || (uint64_t)len > KMP_FLAT_MAX_RECORD ||
 		    off > INT64_MAX - len) {
-			kmp_seterr(err, "bad flattened record at byte %" PRIu64 ": offset %" PRId64
+			kmp_seterr(err, KMP_ERR_DUMP, "bad flattened record at byte %" PRIu64 ": offset %" PRId64
 				   ", size %" PRId64 " (%s)", pos, off, len,
 				   off == FLAT_END ? "a broken end marker" :
 				   off < 0 ? "negative offset" :
@@ -139,7 +139,7 @@ static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err
 		pos += (uint64_t)len;
 	}
 nomem:
-	kmp_seterr(err, "out of memory for the index of %zu flattened records", flat->nrecs);
+	kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the index of %zu flattened records", flat->nrecs);
 	return KMP_ECORE;
 }
 
@@ -155,34 +155,34 @@ int kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err)
 
 	memset(flat, 0, sizeof(*flat));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		kmp_seterr(err, "a flattened dump must be a regular file");
+		kmp_seterr(err, KMP_ERR_DUMP, "a flattened dump must be a regular file");
 		return KMP_ECORE;
 	}
 	flat->file_size = (uint64_t)st.st_size;
 	got = kmp_real_pread(fd, h, sizeof(h), 0);
 	if (got < 0) {
-		kmp_seterr(err, "cannot read the flattened header: %s", strerror(errno));
+		kmp_seterr(err, KMP_ERR_DUMP, "cannot read the flattened header: %s", strerror(errno));
 		return KMP_ECORE;
 	}
 	if (!kmp_flat_detect(h, (size_t)got)) {
-		kmp_seterr(err, "not a flattened dump (no makedumpfile signature)");
+		kmp_seterr(err, KMP_ERR_DUMP, "not a flattened dump (no makedumpfile signature)");
 		return KMP_ECORE;
 	}
 	if ((size_t)got < sizeof(h) || flat->file_size < KMP_FLAT_HEADER_SIZE) {
-		kmp_seterr(err, "flattened dump truncated inside its header (%" PRIu64 " of %d "
+		kmp_seterr(err, KMP_ERR_DUMP, "flattened dump truncated inside its header (%" PRIu64 " of %d "
 			   "bytes)", flat->file_size, KMP_FLAT_HEADER_SIZE);
 		return KMP_ECORE;
 	}
 	type = get_be64(h + FLAT_SIG_LEN);
 	version = get_be64(h + FLAT_SIG_LEN + 8);
 	if (type != FLAT_TYPE || version != FLAT_VERSION) {
-		kmp_seterr(err, "unknown flattened format: type %" PRIu64 ", version %" PRIu64
+		kmp_seterr(err, KMP_ERR_DUMP, "unknown flattened format: type %" PRIu64 ", version %" PRIu64
 			   " (known: type %d, version %d)", type, version, FLAT_TYPE, FLAT_VERSION);
 		return KMP_ECORE;
 	}
 	r = malloc(sizeof(*r));
 	if (!r) {
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return KMP_ECORE;
 	}
 	r->fd = fd;
@@ -191,7 +191,7 @@ int kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err)
 	if (scan(flat, r, err) != KMP_OK)
 		goto out;
 	if (!flat->nrecs) {
-		kmp_seterr(err, flat->truncated ? "flattened dump truncated before its first record" :
+		kmp_seterr(err, KMP_ERR_DUMP, flat->truncated ? "flattened dump truncated before its first record" :
 			   "flattened dump holds no records");
 		goto out;
 	}
@@ -203,7 +203,7 @@ int kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err)
 		const struct kmp_flat_rec *a = &flat->recs[i], *b = &flat->recs[i + 1];
 
 		if (a->off + a->size > b->off) {
-			kmp_seterr(err, "flattened records overlap: %" PRIu64 " bytes at offset %"
+			kmp_seterr(err, KMP_ERR_DUMP, "flattened records overlap: %" PRIu64 " bytes at offset %"
 				   PRIu64 " (data at byte %" PRIu64 ") and %" PRIu64 " at %" PRIu64
 				   " (data at byte %" PRIu64 ")", a->size, a->off, a->pos,
 				   b->size, b->off, b->pos);

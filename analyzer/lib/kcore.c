@@ -41,8 +41,8 @@ static bool kcore_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 			}
 		}
 		if (!s) {
-			kmp_seterr(err, "address 0x%llx is not mapped in /proc/kcore",
-				   (unsigned long long)addr);
+			kmp_fault(err, KMP_ERR_UNMAPPED, addr, "address 0x%llx is not mapped in /proc/kcore",
+				  (unsigned long long)addr);
 			return false;
 		}
 		n = s->size - (addr - s->vaddr);
@@ -50,8 +50,8 @@ static bool kcore_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 			n = len;
 		got = pread(k->fd, out, n, (off_t)(s->offset + (addr - s->vaddr)));
 		if (got != (ssize_t)n) {
-			kmp_seterr(err, "cannot read 0x%llx from /proc/kcore: %s",
-				   (unsigned long long)addr,
+			kmp_fault(err, got < 0 ? KMP_ERR_IO : KMP_ERR_UNMAPPED, addr,
+				  "cannot read 0x%llx from /proc/kcore: %s", (unsigned long long)addr,
 				   got < 0 ? strerror(errno) : "short read");
 			return false;
 		}
@@ -107,7 +107,7 @@ int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
 	size_t nph;
 
 	if (!k) {
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		close(fd);
 		return KMP_ECORE;
 	}
@@ -115,12 +115,12 @@ int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
 	elf_version(EV_CURRENT);
 	k->elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!k->elf || elf_kind(k->elf) != ELF_K_ELF || elf_getphdrnum(k->elf, &nph)) {
-		kmp_seterr(err, "%s is not an ELF core", core->path);
+		kmp_seterr(err, KMP_ERR_DUMP, "%s is not an ELF core", core->path);
 		goto fail;
 	}
 	k->segs = calloc(nph ? nph : 1, sizeof(*k->segs));
 	if (!k->segs) {
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
 	for (size_t i = 0; i < nph; i++) {
@@ -136,11 +136,12 @@ int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
 		}
 	}
 	if (!k->nsegs) {
-		kmp_seterr(err, "%s has no memory segments", core->path);
+		kmp_seterr(err, KMP_ERR_DUMP, "%s has no memory segments", core->path);
 		goto fail;
 	}
 	core->mem.ops = &kcore_ops;
 	core->mem.priv = k;
+	core->mem.live = true;
 	snprintf(core->format, sizeof(core->format), "kcore");
 	return KMP_OK;
 fail:

@@ -98,22 +98,24 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	if (st == KDUMP_OK && size == len)
 		return true;
 	if (k->past >= 0 && k->flat && k->flat->truncated)
-		kmp_seterr(err, "address 0x%llx is not in the dump: flattened dump truncated "
+		kmp_fault(err, KMP_ERR_PAST_EOF, addr + size, "address 0x%llx is not in the dump: flattened dump truncated "
 			   "(its data would be at offset %lld of the reassembled dump, which the "
 			   "records before the cut at byte %llu of the file do not hold)",
 			   (unsigned long long)(addr + size), (long long)k->past,
 			   (unsigned long long)k->flat->cut);
 	else if (k->past >= 0)
-		kmp_seterr(err, "address 0x%llx is not in the dump: its data would be at "
+		kmp_fault(err, KMP_ERR_PAST_EOF, addr + size, "address 0x%llx is not in the dump: its data would be at "
 			   "offset %lld, past the end of the %sfile (%lld bytes); the dump "
 			   "is truncated", (unsigned long long)(addr + size),
 			   (long long)k->past, k->flat ? "reassembled " : "", (long long)k->size);
 	else if (st == KDUMP_ERR_NODATA)
-		kmp_seterr(err, "address 0x%llx is not in the dump (page excluded by "
+		kmp_fault(err, KMP_ERR_EXCLUDED, addr + size, "address 0x%llx is not in the dump (page excluded by "
 			   "makedumpfile, or beyond a truncated file)",
 			   (unsigned long long)(addr + size));
 	else
-		kmp_seterr(err, "cannot read 0x%llx from the dump: %s",
+		kmp_fault(err, st == KDUMP_ERR_ADDRXLAT ? KMP_ERR_UNMAPPED :
+			  st == KDUMP_ERR_EOF ? KMP_ERR_PAST_EOF : KMP_ERR_IO, addr + size,
+			  "cannot read 0x%llx from the dump: %s",
 			   (unsigned long long)(addr + size),
 			   st == KDUMP_OK ? "short read" : kdump_get_err(k->ctx));
 	return false;
@@ -181,7 +183,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 	char *raw = NULL;
 
 	if (!k || !(k->ctx = kdump_new())) {
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		free(k);
 		close(fd);
 		if (flat) {
@@ -212,42 +214,42 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 	 */
 	st = kdump_set_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER);
 	if (st != KDUMP_OK) {
-		kmp_seterr(err, "cannot switch libkdumpfile to read(2): %s", kdump_get_err(k->ctx));
+		kmp_seterr(err, KMP_ERR_DUMP, "cannot switch libkdumpfile to read(2): %s", kdump_get_err(k->ctx));
 		goto fail;
 	}
 	if (!kmp_fdhook_register(fd, flat ? flat_pread : file_pread, k)) {
-		kmp_seterr(err, "cannot watch the reads of %s", core->path);
+		kmp_seterr(err, KMP_ERR_DUMP, "cannot watch the reads of %s", core->path);
 		goto fail;
 	}
 	if (flat && check_flat_elf(core, fd, err) != KMP_OK)
 		goto fail;
 	st = kdump_open_fd(k->ctx, fd);
 	if (st != KDUMP_OK && k->past >= 0) {
-		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s (reads went "
+		kmp_seterr(err, KMP_ERR_DUMP, "%s is not a kernel dump libkdumpfile can read: %s (reads went "
 			   "to offset %lld, %s)", core->path, kdump_get_err(k->ctx),
 			   (long long)k->past, past_what(k));
 		goto fail;
 	}
 	if (st != KDUMP_OK) {
-		kmp_seterr(err, "%s is not a kernel dump libkdumpfile can read: %s%s",
+		kmp_seterr(err, KMP_ERR_DUMP, "%s is not a kernel dump libkdumpfile can read: %s%s",
 			   core->path, kdump_get_err(k->ctx),
 			   flat ? " (after reassembling the flattened records)" : "");
 		goto fail;
 	}
 	if (kdump_get_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, &policy) != KDUMP_OK ||
 	    policy != KDUMP_MMAP_NEVER) {
-		kmp_seterr(err, "libkdumpfile did not keep the read(2) policy for %s", core->path);
+		kmp_seterr(err, KMP_ERR_DUMP, "libkdumpfile did not keep the read(2) policy for %s", core->path);
 		goto fail;
 	}
 	k->past = -1;
 	st = kdump_set_string_attr(k->ctx, "addrxlat.ostype", "linux");
 	if (st != KDUMP_OK && k->past >= 0) {
-		kmp_seterr(err, "%s is truncated: the data needed to translate kernel addresses "
+		kmp_seterr(err, KMP_ERR_DUMP, "%s is truncated: the data needed to translate kernel addresses "
 			   "lies at offset %lld, %s", core->path, (long long)k->past, past_what(k));
 		goto fail;
 	}
 	if (st != KDUMP_OK) {
-		kmp_seterr(err, "%s: cannot set up Linux address translation: %s",
+		kmp_seterr(err, KMP_ERR_DUMP, "%s: cannot set up Linux address translation: %s",
 			   core->path, kdump_get_err(k->ctx) ? kdump_get_err(k->ctx) :
 			   "unknown error");
 		goto fail;

@@ -51,7 +51,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	kmp_vmlinux_symbols(vml, s, K_N);
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		if (!s[needed[i]].found) {
-			kmp_seterr(err, "%s has no symbol %s", vml->path, s[needed[i]].name);
+			kmp_seterr(err, KMP_ERR_FORMAT, "%s has no symbol %s", vml->path, s[needed[i]].name);
 			return false;
 		}
 	}
@@ -82,12 +82,12 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->thread_size = s[K_END_INIT_TASK].addr - s[K_INIT_STACK].addr;
 	if (s[K_END_INIT_TASK].addr <= s[K_INIT_STACK].addr || k->thread_size > (1u << 20) ||
 	    (k->thread_size & (k->thread_size - 1))) {
-		kmp_seterr(err, "%s: init_stack..__end_init_task does not give a stack size",
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: init_stack..__end_init_task does not give a stack size",
 			   vml->path);
 		return false;
 	}
 	if (!s[K_MEMPOOL_ALLOC].size || k->stext >= k->etext) {
-		kmp_seterr(err, "%s: no size for mempool_alloc, or no kernel text", vml->path);
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: no size for mempool_alloc, or no kernel text", vml->path);
 		return false;
 	}
 	/* struct module: from mm/mempool.c's unit if it has it (read anyway), else its own. */

@@ -50,7 +50,7 @@ bool kmp_layout_check(const struct kmp_layout *l, const char *path, struct kmp_e
 	};
 
 	if (l->pool_size == 0 || l->pool_size > KMP_MAX_STRUCT) {
-		kmp_seterr(err, "%s: implausible size of struct mempool_s in DWARF: %" PRIu64
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: implausible size of struct mempool_s in DWARF: %" PRIu64
 			   " bytes (damaged debug info?)", path, l->pool_size);
 		return false;
 	}
@@ -60,14 +60,14 @@ bool kmp_layout_check(const struct kmp_layout *l, const char *path, struct kmp_e
 		if (!f->ok)
 			continue;
 		if (f->size == 0 || f->off > l->pool_size || f->size > l->pool_size - f->off) {
-			kmp_seterr(err, "%s: DWARF puts mempool_s.%s (offset %" PRIu64 ", size %"
+			kmp_seterr(err, KMP_ERR_FORMAT, "%s: DWARF puts mempool_s.%s (offset %" PRIu64 ", size %"
 				   PRIu64 ") outside the struct's %" PRIu64 " bytes (damaged "
 				   "debug info?)", path, pool[i].name, f->off, f->size,
 				   l->pool_size);
 			return false;
 		}
 		if (pool[i].integer && !int_size(f->size)) {
-			kmp_seterr(err, "%s: DWARF gives mempool_s.%s a size of %" PRIu64
+			kmp_seterr(err, KMP_ERR_FORMAT, "%s: DWARF gives mempool_s.%s a size of %" PRIu64
 				   " bytes, not an integer's (damaged debug info?)", path,
 				   pool[i].name, f->size);
 			return false;
@@ -80,7 +80,7 @@ bool kmp_layout_check(const struct kmp_layout *l, const char *path, struct kmp_e
 			continue;
 		if (f->off > KMP_MAX_STRUCT || f->size > KMP_MAX_STRUCT ||
 		    (other[i].integer && !int_size(f->size))) {
-			kmp_seterr(err, "%s: implausible DWARF for %s (offset %" PRIu64 ", size %"
+			kmp_seterr(err, KMP_ERR_FORMAT, "%s: implausible DWARF for %s (offset %" PRIu64 ", size %"
 				   PRIu64 "; damaged debug info?)", path, other[i].name, f->off,
 				   f->size);
 			return false;

@@ -17,7 +17,7 @@ bool kmp_read_uint(struct kmp_mem *mem, uint64_t addr, uint64_t size,
 	uint64_t v = 0;
 
 	if (size == 0 || size > 8 || (size & (size - 1))) {
-		kmp_seterr(err, "cannot read an integer of %llu bytes",
+		kmp_seterr(err, KMP_ERR_FORMAT, "cannot read an integer of %llu bytes",
 			   (unsigned long long)size);
 		return false;
 	}
@@ -60,8 +60,8 @@ bool kmp_read_string(struct kmp_mem *mem, uint64_t addr, char *buf,
 		done += chunk;
 	}
 	buf[max - 1] = '\0';
-	kmp_seterr(err, "string at 0x%llx has no NUL within %zu bytes",
-		   (unsigned long long)addr, max);
+	kmp_fault(err, KMP_ERR_CORRUPT, addr, "string at 0x%llx has no NUL within %zu bytes",
+		  (unsigned long long)addr, max);
 	return false;
 }
 

@@ -23,6 +23,12 @@ struct kmp_mem_ops {
 struct kmp_mem {
 	const struct kmp_mem_ops *ops;
 	void *priv;
+	/*
+	 * Live memory (/proc/kcore): it may change between two reads, so a
+	 * walk that meets an inconsistency starts again instead of calling
+	 * it corruption.
+	 */
+	bool live;
 };
 
 bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,

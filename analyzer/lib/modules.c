@@ -46,14 +46,14 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 		struct kmp_module *v = realloc(a->out->v, cap * sizeof(*v));
 
 		if (!v) {
-			kmp_seterr(err, "out of memory");
+			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 			return false;
 		}
 		a->out->v = v;
 		a->cap = cap;
 	}
 	if (!kmp_read(a->mem, addr, a->buf, a->size, &why)) {
-		kmp_seterr(err, "struct module at 0x%" PRIx64 ": %s", addr, why.msg);
+		kmp_wraperr(err, &why, "struct module at 0x%" PRIx64 ": %s", addr, why.msg);
 		return false;
 	}
 	m = &a->out->v[a->out->n];
@@ -63,7 +63,7 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 	memcpy(m->name, a->buf + ml->name.off, nlen);
 	m->name[nlen] = '\0';
 	if (strnlen(m->name, nlen) == nlen || !printable_name(m->name)) {
-		kmp_seterr(err, "struct module at 0x%" PRIx64 " has no valid name", addr);
+		kmp_seterr(err, KMP_ERR_CORRUPT, "struct module at 0x%" PRIx64 " has no valid name", addr);
 		return false;
 	}
 	m->base = kmp_field_uint(a->buf, &ml->base);
@@ -72,7 +72,7 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 	m->data_start = m->base + kmp_field_uint(a->buf, &ml->ro_after_init_size);
 	if (m->text_size > m->size || m->data_start > m->base + m->size ||
 	    m->base + m->size < m->base) {
-		kmp_seterr(err, "module %s at 0x%" PRIx64 ": inconsistent layout", m->name, addr);
+		kmp_seterr(err, KMP_ERR_CORRUPT, "module %s at 0x%" PRIx64 ": inconsistent layout", m->name, addr);
 		return false;
 	}
 	ks = kmp_field_uint(a->buf, &ml->kallsyms);
@@ -97,7 +97,7 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 		      const struct kmp_limits_mods *lim, struct kmp_modules *out)
 {
 	struct mods_arg a = { mem, ml, out, NULL, 0, 0 };
-	struct kmp_err why = { "" };
+	struct kmp_err why = { 0 };
 	uint64_t last;
 
 	memset(out, 0, sizeof(*out));

@@ -23,11 +23,11 @@ static bool wait_head_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_e
 
 	if (!kmp_read_uint(k->mem, head + l->lh_next.off, 8, &next, &e) ||
 	    !kmp_read_uint(k->mem, head + l->lh_prev.off, 8, &prev, &e)) {
-		kmp_seterr(why, "wait queue head unreadable: %s", e.msg);
+		kmp_wraperr(why, &e, "wait queue head unreadable: %s", e.msg);
 		return false;
 	}
 	if (!ptr_ok(next) || !ptr_ok(prev)) {
-		kmp_seterr(why, "wait queue head links 0x%" PRIx64 "/0x%" PRIx64 " are not "
+		kmp_seterr(why, KMP_ERR_CORRUPT, "wait queue head links 0x%" PRIx64 "/0x%" PRIx64 " are not "
 			   "kernel pointers", next, prev);
 		return false;
 	}
@@ -35,7 +35,7 @@ static bool wait_head_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_e
 		return true;
 	if (!kmp_read_uint(k->mem, next + l->lh_prev.off, 8, &back, &e) || back != head ||
 	    !kmp_read_uint(k->mem, prev + l->lh_next.off, 8, &back, &e) || back != head) {
-		kmp_seterr(why, "wait queue links do not point back at the head");
+		kmp_seterr(why, KMP_ERR_CORRUPT, "wait queue links do not point back at the head");
 		return false;
 	}
 	return true;
@@ -50,7 +50,7 @@ static bool waiters_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_err
 
 	for (int i = 0; i < 64; i++) {
 		if (!kmp_read_uint(k->mem, node + l->lh_next.off, 8, &node, &e) || !ptr_ok(node)) {
-			kmp_seterr(why, "wait queue unreadable");
+			kmp_seterr(why, KMP_ERR_CORRUPT, "wait queue unreadable");
 			return false;
 		}
 		if (node == head)
@@ -58,7 +58,7 @@ static bool waiters_ok(const struct kmp_kernel *k, uint64_t head, struct kmp_err
 		if (!l->wqe_func.ok ||
 		    !kmp_read_uint(k->mem, node - l->wqe_entry.off + l->wqe_func.off, 8, &func, &e) ||
 		    !kmp_kernel_is_func(k, func)) {
-			kmp_seterr(why, "wait queue entry 0x%" PRIx64 " has no wake function", node);
+			kmp_seterr(why, KMP_ERR_CORRUPT, "wait queue entry 0x%" PRIx64 " has no wake function", node);
 			return false;
 		}
 	}
@@ -107,16 +107,16 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	memset(pi, 0, sizeof(*pi));
 	pi->addr = addr;
 	if (!ptr_ok(addr)) {
-		kmp_seterr(why, "0x%" PRIx64 " is not an aligned kernel address", addr);
+		kmp_seterr(why, KMP_ERR_CORRUPT, "0x%" PRIx64 " is not an aligned kernel address", addr);
 		return false;
 	}
 	buf = malloc(l->pool_size);
 	if (!buf) {
-		kmp_seterr(why, "out of memory");
+		kmp_seterr(why, KMP_ERR_NOMEM, "out of memory");
 		return false;
 	}
 	if (!kmp_read(k->mem, addr, buf, l->pool_size, &e)) {
-		kmp_seterr(why, "unreadable: %s", e.msg);
+		kmp_wraperr(why, &e, "unreadable: %s", e.msg);
 		goto out;
 	}
 	pi->min_nr = kmp_field_int(buf, &l->min_nr);
@@ -126,17 +126,17 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	pi->pool_data = kmp_field_uint(buf, &l->pool_data);
 	if (pi->min_nr < 0 || pi->min_nr > KMP_MIN_NR_MAX || pi->curr_nr < 0 ||
 	    pi->curr_nr > pi->min_nr) {
-		kmp_seterr(why, "min_nr %" PRId64 ", curr_nr %" PRId64 " out of range",
+		kmp_seterr(why, KMP_ERR_CORRUPT, "min_nr %" PRId64 ", curr_nr %" PRId64 " out of range",
 			   pi->min_nr, pi->curr_nr);
 		goto out;
 	}
 	if (!kmp_kernel_is_text(k, pi->alloc) || !kmp_kernel_is_text(k, pi->free)) {
-		kmp_seterr(why, "alloc 0x%" PRIx64 " or free 0x%" PRIx64 " is not kernel text",
+		kmp_seterr(why, KMP_ERR_CORRUPT, "alloc 0x%" PRIx64 " or free 0x%" PRIx64 " is not kernel text",
 			   pi->alloc, pi->free);
 		goto out;
 	}
 	if (strict && (!kmp_kernel_is_func(k, pi->alloc) || !kmp_kernel_is_func(k, pi->free))) {
-		kmp_seterr(why, "alloc 0x%" PRIx64 " or free 0x%" PRIx64 " is no function entry",
+		kmp_seterr(why, KMP_ERR_CORRUPT, "alloc 0x%" PRIx64 " or free 0x%" PRIx64 " is no function entry",
 			   pi->alloc, pi->free);
 		goto out;
 	}
@@ -147,7 +147,7 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		uint64_t obj, cache, osize;
 
 		if (pi->min_nr ? !ptr_ok(elements) : elements != 16) {
-			kmp_seterr(why, "no reserve array (0x%" PRIx64 "): not initialized, or "
+			kmp_seterr(why, KMP_ERR_CORRUPT, "no reserve array (0x%" PRIx64 "): not initialized, or "
 				   "exited", elements);
 			goto out;
 		}
@@ -156,7 +156,7 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		    (!kmp_slab_object(k->mem, sl, elements, &obj, &cache) || obj != elements ||
 		     !kmp_read_uint(k->mem, cache + sl->object_size.off, sl->object_size.size,
 				    &osize, &e) || osize < (uint64_t)pi->min_nr * 8)) {
-			kmp_seterr(why, "reserve array 0x%" PRIx64 " is no slab object of %" PRId64
+			kmp_seterr(why, KMP_ERR_CORRUPT, "reserve array 0x%" PRIx64 " is no slab object of %" PRId64
 				   " pointers", elements, pi->min_nr);
 			goto out;
 		}
@@ -164,7 +164,7 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	/* The lock word: qspinlock's locked byte is 0, 1 or (paravirt) 3. */
 	lock = kmp_field_uint(buf, &(struct kmp_field){ l->lock.off, 1, true });
 	if (lock != 0 && lock != 1 && lock != 3) {
-		kmp_seterr(why, "lock byte 0x%" PRIx64 " is not a spinlock's", lock);
+		kmp_seterr(why, KMP_ERR_CORRUPT, "lock byte 0x%" PRIx64 " is not a spinlock's", lock);
 		goto out;
 	}
 	/* The reserve: curr_nr readable, non-NULL element pointers. */
@@ -173,19 +173,19 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		uint64_t n = (uint64_t)pi->curr_nr, chunk[64];
 
 		if (!ptr_ok(elements)) {
-			kmp_seterr(why, "elements pointer 0x%" PRIx64 " is bad", elements);
+			kmp_seterr(why, KMP_ERR_CORRUPT, "elements pointer 0x%" PRIx64 " is bad", elements);
 			goto out;
 		}
 		for (uint64_t i = 0; i < n; i += 64) {
 			uint64_t c = n - i < 64 ? n - i : 64;
 
 			if (!kmp_read(k->mem, elements + i * 8, chunk, c * 8, &e)) {
-				kmp_seterr(why, "elements array unreadable: %s", e.msg);
+				kmp_wraperr(why, &e, "elements array unreadable: %s", e.msg);
 				goto out;
 			}
 			for (uint64_t j = 0; j < c; j++) {
 				if (!chunk[j]) {
-					kmp_seterr(why, "element %" PRIu64 " is NULL", i + j);
+					kmp_seterr(why, KMP_ERR_CORRUPT, "element %" PRIu64 " is NULL", i + j);
 					goto out;
 				}
 			}
@@ -209,7 +209,7 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		pi->have_elem_size = true;
 	} else if (f->free_pages && pi->free == f->free_pages) {
 		if (pi->pool_data > 20) {
-			kmp_seterr(why, "page pool of order %" PRIu64, pi->pool_data);
+			kmp_seterr(why, KMP_ERR_CORRUPT, "page pool of order %" PRIu64, pi->pool_data);
 			goto out;
 		}
 		pi->type = "page";
@@ -220,12 +220,12 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	}
 	name_alloc(k, sl, pi);
 	if (strict && !strcmp(pi->type, "slab") && !pi->have_elem_size) {
-		kmp_seterr(why, "slab pool whose cache 0x%" PRIx64 " does not read", pi->pool_data);
+		kmp_seterr(why, KMP_ERR_CORRUPT, "slab pool whose cache 0x%" PRIx64 " does not read", pi->pool_data);
 		goto out;
 	}
 	if (strict && !strcmp(pi->type, "kmalloc") &&
 	    (pi->pool_data == 0 || pi->pool_data > (1ULL << 26))) {
-		kmp_seterr(why, "kmalloc pool of %" PRIu64 " bytes", pi->pool_data);
+		kmp_seterr(why, KMP_ERR_CORRUPT, "kmalloc pool of %" PRIu64 " bytes", pi->pool_data);
 		goto out;
 	}
 	m = kmp_module_at(&k->mods, addr);

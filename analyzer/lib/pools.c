@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "names.h"
 #include "pools.h"
@@ -24,31 +25,54 @@ static bool count_visit(uint64_t node, void *arg, struct kmp_err *err)
 	return true;
 }
 
-bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-			   uint64_t max, uint64_t *n)
+bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			       uint64_t max, uint64_t *n, struct kmp_err *why)
 {
 	struct count_arg cnt = { 0 };
-	struct kmp_err why;
 	uint64_t last;
 	bool ok = kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, max, count_visit,
-				&cnt, &last, &why) == KMP_WALK_DONE;
+				&cnt, &last, why) == KMP_WALK_DONE;
 
 	*n = cnt.n;
 	return ok;
 }
 
+bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			   uint64_t max, uint64_t *n)
+{
+	struct kmp_err why;
+
+	return kmp_wait_queue_length_why(mem, l, pool, max, n, &why);
+}
+
+#define NOTES_KEPT 16
+
+long kmp_live_pause_ns = 2000000L;
+
 struct pools_arg {
 	struct kmp_mem *mem;
 	const struct kmp_layout *l;
 	const struct kmp_limits *lim;
-	struct kmp_pools *out;
-	unsigned char *buf;
+	const struct kmp_pool_sink *sink;
+	struct kmp_pools *st;
+	unsigned char *buf, *again;
+	/* Notes of a live attempt are kept until it is known to be the last. */
+	char (*kept)[KMP_ERRLEN];
+	size_t nkept, dropped;
 };
 
-static void note(struct kmp_pools *out, const char *fmt, ...)
+static void note(struct pools_arg *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void note(struct kmp_pools *out, const char *fmt, ...)
+static void emit_note(struct kmp_pools *st, const char *msg)
+{
+	if (st->note)
+		st->note(msg, st->note_arg);
+	else
+		fprintf(stderr, "kmempool: %s\n", msg);
+}
+
+static void note(struct pools_arg *a, const char *fmt, ...)
 {
 	char msg[KMP_ERRLEN];
 	va_list ap;
@@ -56,10 +80,26 @@ static void note(struct kmp_pools *out, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (out->note)
-		out->note(msg, out->note_arg);
-	else
-		fprintf(stderr, "kmempool: %s\n", msg);
+	if (!a->kept) {
+		emit_note(a->st, msg);
+	} else if (a->nkept < NOTES_KEPT) {
+		memcpy(a->kept[a->nkept++], msg, sizeof(msg));
+	} else {
+		a->dropped++;
+	}
+}
+
+static void flush_notes(struct pools_arg *a)
+{
+	char msg[KMP_ERRLEN];
+
+	for (size_t i = 0; i < a->nkept; i++)
+		emit_note(a->st, a->kept[i]);
+	if (a->dropped) {
+		snprintf(msg, sizeof(msg), "%zu more note(s) like these not shown", a->dropped);
+		emit_note(a->st, msg);
+	}
+	a->nkept = a->dropped = 0;
 }
 
 enum { STR_OK, STR_TOO_LONG, STR_FAULT, STR_NOMEM };
@@ -92,7 +132,7 @@ static int read_long_string(struct kmp_mem *mem, uint64_t addr, size_t max, char
 			nbuf = realloc(buf, ncap);
 			if (!nbuf) {
 				free(buf);
-				kmp_seterr(err, "out of memory reading a string of %zu bytes", done);
+				kmp_seterr(err, KMP_ERR_NOMEM, "out of memory reading a string of %zu bytes", done);
 				return STR_NOMEM;
 			}
 			buf = nbuf;
@@ -116,13 +156,12 @@ static int read_long_string(struct kmp_mem *mem, uint64_t addr, size_t max, char
 
 /*
  * Read the string of @what ("name", "owner") of the pool at @addr into
- * *@s.  Returns 1 if it is a valid name, 0 if the pool is corrupt (noted,
- * counted as skipped), -1 if it cannot be read (@err set: the walk ends).
+ * *@s.  Returns 1 if it is a valid name, 0 if it breaks the kernel's rule
+ * (@why says how), -1 if it cannot be read (@err set).
  */
 static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uint64_t ptr,
-		       size_t max, char **s, struct kmp_err *err)
+		       size_t max, char **s, char *why, size_t whylen, struct kmp_err *err)
 {
-	char why[128];
 	struct kmp_err rerr;
 	size_t len = 0;
 
@@ -130,23 +169,65 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 	case STR_OK:
 		break;
 	case STR_TOO_LONG:
-		note(a->out, "mempool at 0x%" PRIx64 " left out as corrupt: its %s at 0x%"
-		     PRIx64 " has no NUL within %zu bytes", addr, what, ptr, max);
-		a->out->skipped++;
+		snprintf(why, whylen, "has no NUL within %zu bytes", max);
 		return 0;
 	default:
-		kmp_seterr(err, "%s of mempool at 0x%" PRIx64 ": %s", what, addr, rerr.msg);
+		kmp_wraperr(err, &rerr, "%s of mempool at 0x%" PRIx64 ": %s", what, addr, rerr.msg);
 		return -1;
 	}
-	if (!kmp_name_ok(*s, len, why, sizeof(why))) {
-		note(a->out, "mempool at 0x%" PRIx64 " left out as corrupt: its %s at 0x%"
-		     PRIx64 " %s", addr, what, ptr, why);
+	if (!kmp_name_ok(*s, len, why, whylen)) {
 		free(*s);
 		*s = NULL;
-		a->out->skipped++;
 		return 0;
 	}
 	return 1;
+}
+
+/*
+ * Live memory: is the pool at @addr, whose record was read into a->buf,
+ * still the same pool on the list?  Its links and string pointers must
+ * not have changed, and the node before it must still point to it.
+ */
+static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err)
+{
+	const struct kmp_layout *l = a->l;
+	const unsigned char *lb = a->buf + l->list.off, *la = a->again + l->list.off;
+	uint64_t prev, prev_next;
+	struct kmp_err why;
+
+	if (!kmp_read(a->mem, addr, a->again, l->pool_size, &why) ||
+	    kmp_field_uint(lb, &l->lh_next) != kmp_field_uint(la, &l->lh_next) ||
+	    kmp_field_uint(lb, &l->lh_prev) != kmp_field_uint(la, &l->lh_prev) ||
+	    kmp_field_uint(a->buf, &l->name) != kmp_field_uint(a->again, &l->name) ||
+	    kmp_field_uint(a->buf, &l->owner) != kmp_field_uint(a->again, &l->owner)) {
+		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
+			  "it was read", addr);
+		return false;
+	}
+	prev = kmp_field_uint(la, &l->lh_prev);
+	if (!kmp_read_uint(a->mem, prev + l->lh_next.off, l->lh_next.size, &prev_next, &why) ||
+	    prev_next != addr + l->list.off) {
+		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " left the list "
+			  "while it was read", addr);
+		return false;
+	}
+	return true;
+}
+
+/* A string that breaks the rule: on live memory, first make sure the pool is still there. */
+static bool bad_string(struct pools_arg *a, uint64_t addr, const char *what, uint64_t ptr,
+		       const char *why, struct kmp_err *err)
+{
+	if (a->mem->live && !still_listed(a, addr, err))
+		return false;
+	if (!ptr)
+		note(a, "mempool at 0x%" PRIx64 " left out as corrupt: it has no %s (NULL "
+		     "pointer)", addr, what);
+	else
+		note(a, "mempool at 0x%" PRIx64 " left out as corrupt: its %s at 0x%" PRIx64
+		     " %s", addr, what, ptr, why);
+	a->st->skipped++;
+	return true;
 }
 
 static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
@@ -154,73 +235,176 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	struct pools_arg *a = arg;
 	const struct kmp_layout *l = a->l;
 	uint64_t addr = node - l->list.off, name, owner;
-	struct count_arg cnt = { 0 };
-	char *owner_s = NULL;
-	struct kmp_err why;
-	struct kmp_pool *p;
-	uint64_t last;
+	struct kmp_pool p = { .addr = addr };
+	char *owner_s = NULL, why[128];
+	struct kmp_err rerr;
+	bool sent;
 	int ok;
 
-	if (a->out->n == a->out->cap) {
-		size_t cap = a->out->cap ? a->out->cap * 2 : 64;
-		struct kmp_pool *v = realloc(a->out->v, cap * sizeof(*v));
-
-		if (!v) {
-			kmp_seterr(err, "out of memory after %zu pools", a->out->n);
-			return false;
-		}
-		a->out->v = v;
-		a->out->cap = cap;
-	}
-	p = &a->out->v[a->out->n];
-	memset(p, 0, sizeof(*p));
-	p->addr = addr;
-	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &why)) {
-		kmp_seterr(err, "unreadable mempool at 0x%" PRIx64 ": %s", addr, why.msg);
+	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &rerr)) {
+		kmp_wraperr(err, &rerr, "unreadable mempool at 0x%" PRIx64 ": %s", addr, rerr.msg);
 		return false;
 	}
 	name = kmp_field_uint(a->buf, &l->name);
 	owner = kmp_field_uint(a->buf, &l->owner);
-	if (!name) {
-		note(a->out, "mempool at 0x%" PRIx64 " left out as corrupt: it has no name "
-		     "(NULL pointer)", addr);
-		a->out->skipped++;
-		return true;
-	}
-	ok = pool_string(a, addr, "name", name, KMP_NAME_MAX, &p->name, err);
+	if (!name)
+		return bad_string(a, addr, "name", name, "is a NULL pointer", err);
+	ok = pool_string(a, addr, "name", name, KMP_NAME_MAX, &p.name, why, sizeof(why), err);
 	if (ok <= 0)
-		return ok == 0;
+		return ok == 0 && bad_string(a, addr, "name", name, why, err);
 	if (!owner) {
-		snprintf(p->owner, sizeof(p->owner), "-");
+		snprintf(p.owner, sizeof(p.owner), "-");
 	} else {
-		ok = pool_string(a, addr, "owner", owner, KMP_OWNER_MAX, &owner_s, err);
+		ok = pool_string(a, addr, "owner", owner, KMP_OWNER_MAX, &owner_s, why,
+				 sizeof(why), err);
 		if (ok <= 0) {
-			free(p->name);
-			p->name = NULL;
-			return ok == 0;
+			free(p.name);
+			return ok == 0 && bad_string(a, addr, "owner", owner, why, err);
 		}
-		snprintf(p->owner, sizeof(p->owner), "%s", owner_s);
+		snprintf(p.owner, sizeof(p.owner), "%s", owner_s);
 		free(owner_s);
 	}
-	p->type = kmp_type_name(l, kmp_field_int(a->buf, &l->type));
-	p->elem_size = kmp_field_uint(a->buf, &l->elem_size);
-	p->min_nr = kmp_field_int(a->buf, &l->min_nr);
-	p->curr_nr = kmp_field_int(a->buf, &l->curr_nr);
-	p->low_nr = kmp_field_int(a->buf, &l->low_nr);
-	p->nr_reserve = kmp_field_uint(a->buf, &l->nr_reserve);
-	p->nr_wait = kmp_field_uint(a->buf, &l->nr_wait);
-	p->v11 = l->nr_fail.ok && l->nr_empty.ok;
-	p->nr_fail = p->v11 ? kmp_field_uint(a->buf, &l->nr_fail) : 0;
-	p->nr_empty = p->v11 ? kmp_field_uint(a->buf, &l->nr_empty) : 0;
-	if (kmp_list_walk(a->mem, l, addr + l->wait.off + l->wqh_head.off,
-			  a->lim->max_waiters, count_visit, &cnt, &last, &why) != KMP_WALK_DONE) {
-		note(a->out, "waiting count of mempool %s at 0x%" PRIx64 " is incomplete "
-		     "(printed as the %" PRIu64 " entries read): wait queue: %s", p->name,
-		     addr, cnt.n, why.msg);
-		a->out->uncounted++;
+	if (a->mem->live && !still_listed(a, addr, err)) {
+		free(p.name);
+		return false;
 	}
-	p->waiting = cnt.n;
-	a->out->n++;
+	p.type = kmp_type_name(l, kmp_field_int(a->buf, &l->type));
+	p.elem_size = kmp_field_uint(a->buf, &l->elem_size);
+	p.min_nr = kmp_field_int(a->buf, &l->min_nr);
+	p.curr_nr = kmp_field_int(a->buf, &l->curr_nr);
+	p.low_nr = kmp_field_int(a->buf, &l->low_nr);
+	p.nr_reserve = kmp_field_uint(a->buf, &l->nr_reserve);
+	p.nr_wait = kmp_field_uint(a->buf, &l->nr_wait);
+	p.v11 = l->nr_fail.ok && l->nr_empty.ok;
+	p.nr_fail = p.v11 ? kmp_field_uint(a->buf, &l->nr_fail) : 0;
+	p.nr_empty = p.v11 ? kmp_field_uint(a->buf, &l->nr_empty) : 0;
+	/* A live queue changes as tasks come and go: count it again before giving up. */
+	for (int i = a->mem->live ? 3 : 1; i > 0; i--) {
+		p.waiting_unknown = !kmp_wait_queue_length_why(a->mem, l, addr, a->lim->max_waiters,
+							       &p.waiting, &rerr);
+		if (!p.waiting_unknown)
+			break;
+	}
+	if (p.waiting_unknown) {
+		note(a, "waiting count of mempool %s at 0x%" PRIx64 " is unknown (printed as "
+		     "?): wait queue: %s", p.name, addr, rerr.msg);
+		a->st->uncounted++;
+		p.waiting = 0;
+	}
+	sent = a->sink->pool(&p, a->sink->arg, err);
+	free(p.name);
+	return sent;
+}
+
+static bool retry_worth(const struct kmp_err *err)
+{
+	return err->kind != KMP_ERR_NOMEM && err->kind != KMP_ERR_OUTPUT &&
+	       err->kind != KMP_ERR_FORMAT;
+}
+
+int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		   const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
+		   struct kmp_pools *st, struct kmp_err *err)
+{
+	struct pools_arg a = { mem, l, lim, sink, st, NULL, NULL, NULL, 0, 0 };
+	enum kmp_walk_status ws = KMP_WALK_BROKEN;
+	size_t size = l->pool_size ? l->pool_size : 1;
+	struct kmp_err why = { 0 };
+	uint64_t last = head;
+	int rc = KMP_OK;
+
+	a.buf = malloc(size);
+	a.again = malloc(size);
+	if (mem->live)
+		a.kept = calloc(NOTES_KEPT, sizeof(*a.kept));
+	if (!a.buf || !a.again || (mem->live && !a.kept)) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		rc = KMP_ENOMEM;
+		goto out;
+	}
+	st->attempts = 0;
+	while (st->attempts < (mem->live ? KMP_LIVE_ATTEMPTS : 1)) {
+		if (st->attempts++) {
+			struct timespec pause = { 0, kmp_live_pause_ns * st->attempts };
+
+			if (pause.tv_nsec)
+				nanosleep(&pause, NULL);
+			if (sink->restart && !sink->restart(sink->arg, err)) {
+				rc = KMP_EOUTPUT;
+				goto out;
+			}
+		}
+		st->skipped = st->uncounted = 0;
+		a.nkept = a.dropped = 0;
+		ws = kmp_list_walk(mem, l, head, lim->max_pools, pool_visit, &a, &last, &why);
+		if (ws == KMP_WALK_DONE || !mem->live || !retry_worth(&why))
+			break;
+	}
+	flush_notes(&a);
+	if (ws != KMP_WALK_DONE) {
+		char what[KMP_ERRLEN + 64];
+
+		if (ws == KMP_WALK_STOPPED)
+			snprintf(what, sizeof(what), "mempool_list entry after 0x%" PRIx64 ": %s",
+				 last, why.msg);
+		else
+			snprintf(what, sizeof(what), "mempool_list: %s", why.msg);
+		if (mem->live && retry_worth(&why))
+			kmp_fault(err, KMP_ERR_CHANGED, why.has_addr ? why.addr : last,
+				  "changed while it was read (%u walks from the head); the last "
+				  "walk: %s", st->attempts, what);
+		else
+			kmp_wraperr(err, &why, "%s", what);
+		rc = KMP_EPARTIAL;
+	} else if (st->skipped || st->uncounted) {
+		kmp_seterr(err, mem->live && !st->skipped ? KMP_ERR_CHANGED : KMP_ERR_CORRUPT,
+			   "%zu mempool(s) left out as corrupt, %zu wait queue(s) not counted "
+			   "(each named above); the rest of the report is complete",
+			   st->skipped, st->uncounted);
+		rc = KMP_EPARTIAL;
+	}
+out:
+	free(a.buf);
+	free(a.again);
+	free(a.kept);
+	return rc;
+}
+
+static bool collect(const struct kmp_pool *p, void *arg, struct kmp_err *err)
+{
+	struct kmp_pools *out = arg;
+	struct kmp_pool *q;
+
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 64;
+		struct kmp_pool *v = realloc(out->v, cap * sizeof(*v));
+
+		if (!v) {
+			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory after %zu pools", out->n);
+			return false;
+		}
+		out->v = v;
+		out->cap = cap;
+	}
+	q = &out->v[out->n];
+	*q = *p;
+	q->name = strdup(p->name);
+	if (!q->name) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory after %zu pools", out->n);
+		return false;
+	}
+	out->n++;
+	return true;
+}
+
+static bool collect_restart(void *arg, struct kmp_err *err)
+{
+	struct kmp_pools *out = arg;
+
+	(void)err;
+	for (size_t i = 0; i < out->n; i++)
+		free(out->v[i].name);
+	out->n = 0;
 	return true;
 }
 
@@ -228,29 +412,9 @@ int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 		   const struct kmp_limits *lim, struct kmp_pools *out,
 		   struct kmp_err *err)
 {
-	struct pools_arg a = { mem, l, lim, out, malloc(l->pool_size ? l->pool_size : 1) };
-	enum kmp_walk_status st;
-	struct kmp_err why;
-	uint64_t last;
+	struct kmp_pool_sink sink = { collect, collect_restart, out };
 
-	if (!a.buf) {
-		kmp_seterr(err, "out of memory");
-		return KMP_EPARTIAL;
-	}
-	out->skipped = out->uncounted = 0;
-	st = kmp_list_walk(mem, l, head, lim->max_pools, pool_visit, &a, &last, &why);
-	free(a.buf);
-	if (st == KMP_WALK_DONE && !out->skipped && !out->uncounted)
-		return KMP_OK;
-	if (st == KMP_WALK_DONE)
-		kmp_seterr(err, "%zu mempool(s) left out as corrupt, %zu wait queue(s) not "
-			   "counted (each named above); the rest of the report is complete",
-			   out->skipped, out->uncounted);
-	else if (st == KMP_WALK_STOPPED)
-		kmp_seterr(err, "mempool_list entry after 0x%" PRIx64 ": %s", last, why.msg);
-	else
-		kmp_seterr(err, "mempool_list: %s", why.msg);
-	return KMP_EPARTIAL;
+	return kmp_walk_pools(mem, l, head, lim, &sink, out, err);
 }
 
 void kmp_pools_free(struct kmp_pools *p)
@@ -279,7 +443,7 @@ static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
 
 	if (!kmp_read_uint(a->mem, wqe + l->wqe_private.off, l->wqe_private.size,
 			   &w.task, &why)) {
-		kmp_seterr(err, "wait queue entry 0x%" PRIx64 ": %s", wqe, why.msg);
+		kmp_wraperr(err, &why, "wait queue entry 0x%" PRIx64 ": %s", wqe, why.msg);
 		return false;
 	}
 	if (!kmp_read_int(a->mem, w.task + l->task_pid.off, l->task_pid.size, &w.pid, &why) ||
@@ -288,7 +452,7 @@ static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
 	    !kmp_read_string(a->mem, w.task + l->task_comm.off, w.comm,
 			     l->task_comm.size < sizeof(w.comm) ? l->task_comm.size + 1 :
 			     sizeof(w.comm), &why)) {
-		kmp_seterr(err, "task 0x%" PRIx64 " waiting at 0x%" PRIx64 ": %s", w.task,
+		kmp_wraperr(err, &why, "task 0x%" PRIx64 " waiting at 0x%" PRIx64 ": %s", w.task,
 			   wqe, why.msg);
 		return false;
 	}
@@ -306,13 +470,13 @@ int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t p
 	uint64_t last;
 
 	if (!l->have_tasks) {
-		kmp_seterr(err, "the debug info lacks wait_queue_entry or task_struct members");
+		kmp_seterr(err, KMP_ERR_CORRUPT, "the debug info lacks wait_queue_entry or task_struct members");
 		return KMP_EFORMAT;
 	}
 	if (kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, lim->max_waiters,
 			  waiter_visit, &a, &last, &why) == KMP_WALK_DONE)
 		return KMP_OK;
-	kmp_seterr(err, "wait queue of mempool at 0x%" PRIx64 ": %s", pool, why.msg);
+	kmp_wraperr(err, &why, "wait queue of mempool at 0x%" PRIx64 ": %s", pool, why.msg);
 	return KMP_EPARTIAL;
 }
 

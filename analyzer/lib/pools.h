@@ -18,6 +18,7 @@ struct kmp_pool {
 	int64_t min_nr, curr_nr, low_nr;
 	uint64_t nr_reserve, nr_wait;
 	uint64_t waiting;
+	bool waiting_unknown;	/* the wait queue could not be counted: print "?" */
 	char owner[KMP_OWNER_MAX];
 	bool v11;		/* the kernel has format 1.1's counters: */
 	uint64_t nr_fail, nr_empty;
@@ -37,6 +38,20 @@ struct kmp_pools {
 	void *note_arg;
 	size_t skipped;		/* pools left out as corrupt */
 	size_t uncounted;	/* pools printed whose wait queue could not be counted */
+	unsigned int attempts;	/* walks from the head (more than 1: live memory changed) */
+};
+
+/*
+ * Where kmp_walk_pools() sends the pools, one at a time, so that the
+ * caller can print them as they come (memory does not grow with the
+ * list).  On live memory a walk that meets an inconsistency starts again
+ * from the head: restart() (may be NULL) is called before every attempt
+ * but the first and must forget what pool() was given since.
+ */
+struct kmp_pool_sink {
+	bool (*pool)(const struct kmp_pool *p, void *arg, struct kmp_err *err);
+	bool (*restart)(void *arg, struct kmp_err *err);
+	void *arg;
 };
 
 struct kmp_waiter {
@@ -51,13 +66,33 @@ struct kmp_limits {
 	uint64_t max_waiters;	/* entries on one wait queue */
 };
 
+/* Attempts of a walk of live memory before it is called changed. */
+#define KMP_LIVE_ATTEMPTS 8
+/* The pause before attempt N is N times this (2 ms; the fuzzers set 0). */
+extern long kmp_live_pause_ns;
+
 /*
- * Read every pool on the list at @head into @out (whose note, note_arg
- * the caller may set).  Returns KMP_OK, or KMP_EPARTIAL with @err naming
- * the bad entry; @out then holds the pools read before it.  A pool whose
- * name or owner breaks the kernel's rule is left out (one note each) and
- * a wait queue that cannot be counted costs only that count (one note);
- * the walk goes on and the result is KMP_EPARTIAL with @err summing up.
+ * Walk the pools on the list at @head and send each to @sink; @st gets
+ * the counts (skipped, uncounted, attempts; its note, note_arg are the
+ * caller's; its v, n are not used).  Returns KMP_OK, or a failure with
+ * @err (its kind says which: a fault or corrupt data ended the walk,
+ * pools were left out, live memory kept changing).
+ *
+ * A pool whose name or owner breaks the kernel's rule is left out (one
+ * note each) and a wait queue that cannot be counted makes that count
+ * unknown (one note); the walk goes on.  On live memory each pool is
+ * checked again after its strings are read (still linked, the same
+ * name and owner pointers), so a pool freed while it was read is not
+ * sent; a walk that meets an inconsistency is started again from the
+ * head, at most KMP_LIVE_ATTEMPTS times, and then fails as "changed".
+ */
+int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		   const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
+		   struct kmp_pools *st, struct kmp_err *err);
+
+/*
+ * The same, collecting every pool into @out (whose note, note_arg the
+ * caller may set).  On failure @out holds the pools read before it.
  */
 int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
 		   const struct kmp_limits *lim, struct kmp_pools *out,
@@ -79,6 +114,9 @@ int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t p
  */
 bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
 			   uint64_t max, uint64_t *n);
+/* The same, with @why saying what ended the walk of the queue. */
+bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			       uint64_t max, uint64_t *n, struct kmp_err *why);
 
 /* "D (uninterruptible)" and the like, for a task_struct.__state value. */
 const char *kmp_task_state(uint64_t state);

@@ -56,13 +56,13 @@ static bool load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 
 	if (!kmp_dwarf_cu(v->dwarf, cu_addr, "kernel/printk/printk_ringbuffer.c", no_aranges,
 			  &cu, &aranges)) {
-		kmp_seterr(err, "no debug info for kernel/printk/printk_ringbuffer.c");
+		kmp_seterr(err, KMP_ERR_CORRUPT, "no debug info for kernel/printk/printk_ringbuffer.c");
 		return false;
 	}
 	kmp_dwarf_scan(&cu, w, P_N);
 	for (int i = 0; i < P_N; i++) {
 		if (!w[i].found) {
-			kmp_seterr(err, "the printk ring buffer's debug info lacks %s", w[i].name);
+			kmp_seterr(err, KMP_ERR_CORRUPT, "the printk ring buffer's debug info lacks %s", w[i].name);
 			return false;
 		}
 	}
@@ -86,12 +86,12 @@ static bool load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	    !kmp_dwarf_member(&w[P_BLK].die, "data", &p->blk_data) ||
 	    !kmp_dwarf_enumerator(&w[P_STATE].die, "desc_committed", &p->committed) ||
 	    !kmp_dwarf_enumerator(&w[P_STATE].die, "desc_finalized", &p->finalized)) {
-		kmp_seterr(err, "the printk ring buffer's debug info lacks a member this "
+		kmp_seterr(err, KMP_ERR_CORRUPT, "the printk ring buffer's debug info lacks a member this "
 			   "kmempool reads (a kernel other than 5.10 to 6.x?)");
 		return false;
 	}
 	if (p->state_var.size != 8 || p->begin.size != 8 || p->next.size != 8) {
-		kmp_seterr(err, "the printk ring buffer is not of a 64-bit kernel");
+		kmp_seterr(err, KMP_ERR_CORRUPT, "the printk ring buffer is not of a 64-bit kernel");
 		return false;
 	}
 	return true;
@@ -114,14 +114,14 @@ int kmp_find_panic(struct kmp_vmlinux *v, struct kmp_mem *mem, uint64_t prb,
 
 	out[0] = '\0';
 	if (!prb) {
-		kmp_seterr(err, "no symbol prb (the printk ring buffer)");
+		kmp_seterr(err, KMP_ERR_CORRUPT, "no symbol prb (the printk ring buffer)");
 		return -1;
 	}
 	if (!load(v, cu_addr, no_aranges, &p, err))
 		return -1;
 	/* prb points to a struct printk_ringbuffer, as descs points to descriptors. */
 	if (!kmp_read_uint(mem, prb, p.descs.size, &rb, &why)) {
-		kmp_seterr(err, "cannot read prb: %s", why.msg);
+		kmp_wraperr(err, &why, "cannot read prb: %s", why.msg);
 		return -1;
 	}
 	dr = rb + p.desc_ring.off;
@@ -130,12 +130,12 @@ int kmp_find_panic(struct kmp_vmlinux *v, struct kmp_mem *mem, uint64_t prb,
 	    !rd(mem, dr, &p.infos, &infos, &why) || !rd(mem, dr, &p.head_id, &head, &why) ||
 	    !rd(mem, dr, &p.tail_id, &tail, &why) || !rd(mem, tr, &p.size_bits, &size_bits, &why) ||
 	    !rd(mem, tr, &p.data, &data, &why)) {
-		kmp_seterr(err, "cannot read the printk ring buffer at 0x%" PRIx64 ": %s", rb,
+		kmp_wraperr(err, &why, "cannot read the printk ring buffer at 0x%" PRIx64 ": %s", rb,
 			   why.msg);
 		return -1;
 	}
 	if (count_bits > 24 || size_bits > 32 || size_bits < 4) {
-		kmp_seterr(err, "implausible printk ring buffer at 0x%" PRIx64 " (count_bits %"
+		kmp_seterr(err, KMP_ERR_CORRUPT, "implausible printk ring buffer at 0x%" PRIx64 " (count_bits %"
 			   PRIu64 ", size_bits %" PRIu64 ")", rb, count_bits, size_bits);
 		return -1;
 	}

@@ -33,10 +33,17 @@ void kmp_report_header(FILE *f, const char *version)
 
 void kmp_report_pool(FILE *f, const struct kmp_pool *p)
 {
+	char waiting[24];
+
+	/* An uncounted wait queue is "?", never a number that may be wrong. */
+	if (p->waiting_unknown)
+		snprintf(waiting, sizeof(waiting), "?");
+	else
+		snprintf(waiting, sizeof(waiting), "%" PRIu64, p->waiting);
 	fprintf(f, "%-24s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6" PRId64
-		" %12" PRIu64 " %8" PRIu64 " %7" PRIu64 " %s",
+		" %12" PRIu64 " %8" PRIu64 " %7s %s",
 		p->name, p->type, p->elem_size, p->min_nr, p->curr_nr, p->low_nr,
-		p->nr_reserve, p->nr_wait, p->waiting, p->owner);
+		p->nr_reserve, p->nr_wait, waiting, p->owner);
 	if (p->v11)
 		fprintf(f, " %" PRIu64 " %" PRIu64, p->nr_fail, p->nr_empty);
 	fputc('\n', f);
@@ -77,10 +84,13 @@ void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
 	kmp_json_string(f, p->type);
 	fprintf(f, ", \"elem_size\": %" PRIu64 ", \"min_nr\": %" PRId64
 		", \"curr_nr\": %" PRId64 ", \"low_nr\": %" PRId64
-		", \"from_reserve\": %" PRIu64 ", \"waits\": %" PRIu64
-		", \"waiting\": %" PRIu64 ", \"owner\": ",
-		p->elem_size, p->min_nr, p->curr_nr, p->low_nr, p->nr_reserve,
-		p->nr_wait, p->waiting);
+		", \"from_reserve\": %" PRIu64 ", \"waits\": %" PRIu64 ", \"waiting\": ",
+		p->elem_size, p->min_nr, p->curr_nr, p->low_nr, p->nr_reserve, p->nr_wait);
+	if (p->waiting_unknown)
+		fputs("null", f);
+	else
+		fprintf(f, "%" PRIu64, p->waiting);
+	fputs(", \"owner\": ", f);
 	if (!strcmp(p->owner, "-"))
 		fputs("null", f);
 	else

@@ -306,7 +306,7 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 	if (!s.buf || !s.caches) {
 		free(s.buf);
 		free(s.caches);
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return KMP_EPARTIAL;
 	}
 	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
@@ -319,7 +319,7 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 		scan_range(&s, k->mods.v[i].data_start, k->mods.v[i].base + k->mods.v[i].size,
 			   KMP_IN_MODULE);
 	if (!k->mods.complete) {
-		kmp_seterr(err, "the module list could not be read (%s): pools in modules "
+		kmp_seterr(err, KMP_ERR_CORRUPT, "the module list could not be read (%s): pools in modules "
 			   "may be missing", k->mods.why);
 		rc = KMP_EPARTIAL;
 	}
@@ -330,7 +330,7 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 
 		if (kmp_list_walk(k->mem, k->l, k->vmap_area_list, 1u << 22, vmalloc_visit, &w,
 				  &last, &why) != KMP_WALK_DONE && rc == KMP_OK) {
-			kmp_seterr(err, "the vmalloc area list could not be read to its end: %s",
+			kmp_wraperr(err, &why, "the vmalloc area list could not be read to its end: %s",
 				   why.msg);
 			rc = KMP_EPARTIAL;
 		}
@@ -338,20 +338,20 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 	if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
 		scan_slabs(&s, sl->max_pfn);
 	} else {
-		kmp_seterr(err, "slab memory was not searched: %s", !sl->objects_ok ?
+		kmp_seterr(err, KMP_ERR_CORRUPT, "slab memory was not searched: %s", !sl->objects_ok ?
 			   "the debug info lacks struct page/slab/kmem_cache members, or "
 			   "page_offset_base/vmemmap_base are unknown" :
 			   "max_pfn is unknown or beyond the bound");
 		rc = KMP_EPARTIAL;
 	}
 	if (rc == KMP_OK && s.gave_up) {
-		kmp_seterr(err, "no struct pages for 64 GiB of memory before pfn 0x%" PRIx64
+		kmp_seterr(err, KMP_ERR_CORRUPT, "no struct pages for 64 GiB of memory before pfn 0x%" PRIx64
 			   " (max_pfn 0x%" PRIx64 " looks wrong): slabs beyond were not searched",
 			   s.gave_up, sl->max_pfn);
 		rc = KMP_EPARTIAL;
 	}
 	if (rc == KMP_OK && st->unreadable[KMP_IN_SLAB]) {
-		kmp_seterr(err, "%" PRIu64 " slabs could not be read: pools in them are missing",
+		kmp_seterr(err, KMP_ERR_CORRUPT, "%" PRIu64 " slabs could not be read: pools in them are missing",
 			   st->unreadable[KMP_IN_SLAB]);
 		rc = KMP_EPARTIAL;
 	}

@@ -151,7 +151,7 @@ int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablay
 
 	rc = kmp_scan(k, sl, o->max_pfn, collect, &all, &st, err);
 	if (all.oom && rc == KMP_OK) {
-		kmp_seterr(err, "out of memory while collecting pools");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting pools");
 		rc = KMP_EPARTIAL;
 	}
 	qsort(all.v, all.n, sizeof(*all.v), by_addr);

@@ -75,18 +75,18 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 
 	kmp_vmcoreinfo_parse(s->core.vmcoreinfo, &s->vi);
 	if (!s->core.vmcoreinfo) {
-		kmp_seterr(err, "%s has no VMCOREINFO: cannot tell the kernel's release "
+		kmp_seterr(err, KMP_ERR_DUMP, "%s has no VMCOREINFO: cannot tell the kernel's release "
 			   "or KASLR offset", core);
 		return KMP_ECORE;
 	}
 	if (s->vi.bad[0]) {
-		kmp_seterr(err, "%s has a bad VMCOREINFO line: %s", core, s->vi.bad);
+		kmp_seterr(err, KMP_ERR_DUMP, "%s has a bad VMCOREINFO line: %s", core, s->vi.bad);
 		return KMP_ECORE;
 	}
 	if (o->vmlinux) {
 		snprintf(path, sizeof(path), "%s", o->vmlinux);
 	} else if (!kmp_find_vmlinux(&s->vi, path, sizeof(path))) {
-		kmp_seterr(err, "no vmlinux found for release %s (build ID %s); give one with -s",
+		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s (build ID %s); give one with -s",
 			   s->vi.osrelease[0] ? s->vi.osrelease : "?",
 			   s->vi.build_id[0] ? s->vi.build_id : "?");
 		return KMP_EVMLINUX;
@@ -99,7 +99,7 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,
 			      syms[S_BANNER].size && syms[S_BANNER].size < sizeof(s->banner) ?
 			      syms[S_BANNER].size : sizeof(s->banner) - 1)) {
-		kmp_seterr(err, "%s: no linux_banner; is this a vmlinux?", path);
+		kmp_seterr(err, KMP_ERR_VMLINUX, "%s: no linux_banner; is this a vmlinux?", path);
 		return KMP_EVMLINUX;
 	}
 	s->banner[sizeof(s->banner) - 1] = '\0';
@@ -113,25 +113,25 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		if (s->vi.build_id[0] && s->vml.build_id[0] &&
 		    strcmp(s->vml.build_id, s->vi.build_id) &&
 		    !kmp_build_id_known_broken_banner(s->banner)) {
-			kmp_seterr(err, "vmlinux %s does not match the core: build ID %s, core has %s "
+			kmp_seterr(err, KMP_ERR_MISMATCH, "vmlinux %s does not match the core: build ID %s, core has %s "
 				   "(--force to use it anyway)", path, s->vml.build_id, s->vi.build_id);
 			return KMP_EMISMATCH;
 		}
 		if (s->vi.osrelease[0] && strcmp(s->vi.osrelease, s->release)) {
-			kmp_seterr(err, "vmlinux %s does not match the core: release %s, core has %s "
+			kmp_seterr(err, KMP_ERR_MISMATCH, "vmlinux %s does not match the core: release %s, core has %s "
 				   "(--force to use it anyway)", path, s->release, s->vi.osrelease);
 			return KMP_EMISMATCH;
 		}
 		memset(membanner, 0, sizeof(membanner));
 		if (!kmp_read_string(&s->core.mem, syms[S_BANNER].addr + s->kaslr, membanner,
 				     sizeof(membanner), &why)) {
-			kmp_seterr(err, "cannot read linux_banner from %s: %s (--force to skip "
+			kmp_wraperr(err, &why, "cannot read linux_banner from %s: %s (--force to skip "
 				   "this check)", core, why.msg);
 			return KMP_ECORE;
 		}
 		membanner[strcspn(membanner, "\n")] = '\0';
 		if (strcmp(membanner, s->banner)) {
-			kmp_seterr(err, "vmlinux %s does not match the core: linux_banner differs "
+			kmp_seterr(err, KMP_ERR_MISMATCH, "vmlinux %s does not match the core: linux_banner differs "
 				   "(\"%s\" in the core) (--force to use it anyway)", path, membanner);
 			return KMP_EMISMATCH;
 		}
@@ -147,19 +147,19 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 			     o->no_aranges, &s->layout, err))
 		return KMP_EFORMAT;
 	if (s->series != s->layout.series) {
-		kmp_seterr(err, "%s: mempool_list and the DWARF of struct mempool_s disagree "
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: mempool_list and the DWARF of struct mempool_s disagree "
 			   "on whether this kernel has the series", path);
 		return KMP_EFORMAT;
 	}
 	if (!s->series)
 		return KMP_OK;
 	if (!syms[S_VERSION].found) {
-		kmp_seterr(err, "%s has no symbol mempool_format_version", path);
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s has no symbol mempool_format_version", path);
 		return KMP_EFORMAT;
 	}
 	if (!kmp_read_string(&s->core.mem, syms[S_VERSION].addr + s->kaslr, s->version,
 			     sizeof(s->version), &why)) {
-		kmp_seterr(err, "cannot read the /proc/mempool format version: %s", why.msg);
+		kmp_wraperr(err, &why, "cannot read the /proc/mempool format version: %s", why.msg);
 		return KMP_EFORMAT;
 	}
 	return KMP_OK;

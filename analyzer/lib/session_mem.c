@@ -14,11 +14,11 @@ int kmp_session_open_mem(struct kmp_session *s, const struct kmp_options *o,
 {
 	memset(s, 0, sizeof(*s));
 	if (!o->vmlinux) {
-		kmp_seterr(err, "no vmlinux given");
+		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux given");
 		return KMP_EVMLINUX;
 	}
 	if (!mem || !mem->ops || !mem->ops->read) {
-		kmp_seterr(err, "no memory reader");
+		kmp_seterr(err, KMP_ERR_DUMP, "no memory reader");
 		return KMP_ECORE;
 	}
 	s->core.mem = *mem;

@@ -11,7 +11,7 @@ bool kmp_cache_read(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64
 	uint64_t p;
 
 	if (!sl->ok) {
-		kmp_seterr(err, "no layout of struct kmem_cache in the debug info");
+		kmp_seterr(err, KMP_ERR_CORRUPT, "no layout of struct kmem_cache in the debug info");
 		return false;
 	}
 	if (!kmp_read_uint(mem, cache + sl->name.off, 8, &p, err) ||
@@ -20,12 +20,12 @@ bool kmp_cache_read(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64
 	    !kmp_read_string(mem, p, name, len, err))
 		return false;
 	if (!*name) {
-		kmp_seterr(err, "kmem_cache at 0x%" PRIx64 " has an empty name", cache);
+		kmp_seterr(err, KMP_ERR_CORRUPT, "kmem_cache at 0x%" PRIx64 " has an empty name", cache);
 		return false;
 	}
 	for (const char *c = name; *c; c++) {
 		if (!isgraph((unsigned char)*c)) {
-			kmp_seterr(err, "kmem_cache at 0x%" PRIx64 " has an unprintable name", cache);
+			kmp_seterr(err, KMP_ERR_CORRUPT, "kmem_cache at 0x%" PRIx64 " has an unprintable name", cache);
 			return false;
 		}
 	}

@@ -137,14 +137,14 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 		return rc;
 	}
 	if (fd.oom && rc == KMP_OK) {
-		kmp_seterr(err, "out of memory while collecting waiters");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting waiters");
 		rc = KMP_EPARTIAL;
 	}
 	for (size_t i = 0; i < fd.n; i++)
 		if (fd.v[i].kind != KMP_SW_WAITING)
 			nunknown++;
 	if (nunknown && rc == KMP_OK) {
-		kmp_seterr(err, "%zu task(s) in mempool_alloc() whose pool could not be "
+		kmp_seterr(err, KMP_ERR_CORRUPT, "%zu task(s) in mempool_alloc() whose pool could not be "
 			   "determined (listed in the output)", nunknown);
 		rc = KMP_EPARTIAL;
 	}

@@ -122,7 +122,7 @@ static void scan_stack(struct search *s, const struct kmp_task *t)
 		goto unreadable;
 	}
 	if (!stack || (stack & 7) || sp < stack || sp - stack >= k->thread_size) {
-		kmp_seterr(&why, "saved stack pointer 0x%" PRIx64 " is not in its stack 0x%"
+		kmp_seterr(&why, KMP_ERR_CORRUPT, "saved stack pointer 0x%" PRIx64 " is not in its stack 0x%"
 			   PRIx64, sp, stack);
 		goto unreadable;
 	}
@@ -175,7 +175,7 @@ static void scan_stack(struct search *s, const struct kmp_task *t)
 unreadable:
 	s->st->stacks_unreadable++;
 	if (!s->partial)
-		kmp_seterr(&s->first, "stack of task %" PRId64 " (%s) at 0x%" PRIx64 ": %s",
+		kmp_wraperr(&s->first, &why, "stack of task %" PRId64 " (%s) at 0x%" PRIx64 ": %s",
 			   t->pid, t->comm, t->addr, why.msg);
 	s->partial = true;
 }
@@ -205,7 +205,7 @@ int kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout
 	memset(st, 0, sizeof(*st));
 	*ctx = NULL;
 	if (!k->l->have_stacks || !k->l->wqe_func.ok) {
-		kmp_seterr(err, "the debug info lacks the task_struct or wait_queue_entry "
+		kmp_seterr(err, KMP_ERR_CORRUPT, "the debug info lacks the task_struct or wait_queue_entry "
 			   "members the stack search needs");
 		return KMP_EFORMAT;
 	}
@@ -214,7 +214,7 @@ int kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout
 	if (!s.c || !s.stack) {
 		free(s.c);
 		free(s.stack);
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return KMP_EPARTIAL;
 	}
 	rc = kmp_tasks_each(k, max_tasks, task_visit, &s, err);

@@ -20,7 +20,7 @@ bool kmp_task_read(const struct kmp_kernel *k, uint64_t task, struct kmp_task *t
 	    !kmp_read_uint(k->mem, task + l->task_state.off, l->task_state.size, &t->state,
 			   &why) ||
 	    !kmp_read(k->mem, task + l->task_comm.off, t->comm, clen, &why)) {
-		kmp_seterr(err, "task 0x%" PRIx64 ": %s", task, why.msg);
+		kmp_wraperr(err, &why, "task 0x%" PRIx64 ": %s", task, why.msg);
 		return false;
 	}
 	t->comm[clen] = '\0';
@@ -42,7 +42,7 @@ static bool visit_task(const struct kmp_kernel *k, struct walk_arg *a, uint64_t 
 	struct kmp_task t;
 
 	if (++a->n > a->max) {
-		kmp_seterr(err, "more than %" PRIu64 " tasks; task list corrupt? (raise the "
+		kmp_seterr(err, KMP_ERR_CORRUPT, "more than %" PRIu64 " tasks; task list corrupt? (raise the "
 			   "bound with --max-entries)", a->max);
 		return false;
 	}
@@ -70,7 +70,7 @@ static bool process_visit(uint64_t node, void *arg, struct kmp_err *err)
 	/* The rest of its thread group: a list without a separate head. */
 	if (kmp_list_walk(k->mem, k->l, task + k->l->task_thread_group.off, a->max,
 			  thread_visit, a, &last, &why) != KMP_WALK_DONE) {
-		kmp_seterr(err, "threads of task 0x%" PRIx64 ": %s", task, why.msg);
+		kmp_wraperr(err, &why, "threads of task 0x%" PRIx64 ": %s", task, why.msg);
 		return false;
 	}
 	return true;
@@ -84,13 +84,13 @@ int kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, voi
 	uint64_t last;
 
 	if (!k->l->have_stacks) {
-		kmp_seterr(err, "the debug info lacks task_struct members for the task list");
+		kmp_seterr(err, KMP_ERR_CORRUPT, "the debug info lacks task_struct members for the task list");
 		return KMP_EFORMAT;
 	}
 	/* init_task (the idle task of CPU 0) heads the list and is no process of it. */
 	if (kmp_list_walk(k->mem, k->l, k->init_task + k->l->task_tasks.off, max,
 			  process_visit, &a, &last, &why) == KMP_WALK_DONE)
 		return KMP_OK;
-	kmp_seterr(err, "task list: %s", why.msg);
+	kmp_wraperr(err, &why, "task list: %s", why.msg);
 	return KMP_EPARTIAL;
 }

@@ -145,7 +145,7 @@ int kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struc
 	prev = malloc((pools.n ? pools.n : 1) * sizeof(*prev));
 	if (!prev) {
 		kmp_pools_free(&pools);
-		kmp_seterr(err, "out of memory");
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return KMP_EPARTIAL;
 	}
 	for (size_t i = 0; i < pools.n; i++)

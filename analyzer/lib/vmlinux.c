@@ -52,25 +52,25 @@ bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 	elf_version(EV_CURRENT);
 	v->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (v->fd < 0) {
-		kmp_seterr(err, "cannot open vmlinux %s: %s", path, strerror(errno));
+		kmp_seterr(err, KMP_ERR_VMLINUX, "cannot open vmlinux %s: %s", path, strerror(errno));
 		return false;
 	}
 	if (fstat(v->fd, &st) || !S_ISREG(st.st_mode)) {
-		kmp_seterr(err, "vmlinux %s is not a regular file", path);
+		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s is not a regular file", path);
 		goto fail;
 	}
 	v->elf = elf_begin(v->fd, ELF_C_READ_MMAP, NULL);
 	if (!v->elf || elf_kind(v->elf) != ELF_K_ELF || !gelf_getehdr(v->elf, &eh)) {
-		kmp_seterr(err, "vmlinux %s is not an ELF file", path);
+		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s is not an ELF file", path);
 		goto fail;
 	}
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-		kmp_seterr(err, "vmlinux %s is not a 64-bit little-endian ELF file", path);
+		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s is not a 64-bit little-endian ELF file", path);
 		goto fail;
 	}
 	v->dwarf = dwarf_begin_elf(v->elf, DWARF_C_READ, NULL);
 	if (!v->dwarf) {
-		kmp_seterr(err, "vmlinux %s has no DWARF debug info (build with CONFIG_DEBUG_INFO)",
+		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s has no DWARF debug info (build with CONFIG_DEBUG_INFO)",
 			   path);
 		goto fail;
 	}

@@ -40,32 +40,32 @@ enum kmp_walk_status kmp_list_walk(struct kmp_mem *mem, const struct kmp_layout 
 
 	*last_good = head;
 	if (!read_ptr(mem, head, &l->lh_next, &pos, &why)) {
-		kmp_seterr(err, "cannot read list head at 0x%" PRIx64 ": %s", head, why.msg);
+		kmp_wraperr(err, &why, "cannot read list head at 0x%" PRIx64 ": %s", head, why.msg);
 		return KMP_WALK_BROKEN;
 	}
 	while (pos != head) {
 		uint64_t next, back;
 
 		if (pos == tortoise) {
-			kmp_seterr(err, "cycle in list: node 0x%" PRIx64 " comes again after %"
+			kmp_fault(err, KMP_ERR_CORRUPT, pos, "cycle in list: node 0x%" PRIx64 " comes again after %"
 				   PRIu64 " entries (last good node 0x%" PRIx64 ")",
 				   pos, count, *last_good);
 			return KMP_WALK_BROKEN;
 		}
 		if (++count > max) {
-			kmp_seterr(err, "more than %" PRIu64 " entries after 0x%" PRIx64
+			kmp_seterr(err, KMP_ERR_CORRUPT, "more than %" PRIu64 " entries after 0x%" PRIx64
 				   "; list corrupt? (raise the bound with --max-entries)",
 				   max, head);
 			return KMP_WALK_BROKEN;
 		}
 		if (!pos || (pos & 7)) {
-			kmp_seterr(err, "bad next pointer 0x%" PRIx64 " in node 0x%" PRIx64
+			kmp_fault(err, KMP_ERR_CORRUPT, prev, "bad next pointer 0x%" PRIx64 " in node 0x%" PRIx64
 				   " (last good node 0x%" PRIx64 ")", pos, prev, *last_good);
 			return KMP_WALK_BROKEN;
 		}
 		if (!read_ptr(mem, pos, &l->lh_next, &next, &why) ||
 		    !read_ptr(mem, pos, &l->lh_prev, &back, &why)) {
-			kmp_seterr(err, "unreadable list node 0x%" PRIx64 " (last good node 0x%"
+			kmp_wraperr(err, &why, "unreadable list node 0x%" PRIx64 " (last good node 0x%"
 				   PRIx64 "): %s", pos, *last_good, why.msg);
 			return KMP_WALK_BROKEN;
 		}
@@ -73,12 +73,12 @@ enum kmp_walk_status kmp_list_walk(struct kmp_mem *mem, const struct kmp_layout 
 			uint64_t first = seen_before(mem, l, head, pos, count - 1);
 
 			if (first) {
-				kmp_seterr(err, "cycle in list: node 0x%" PRIx64 " (entry %" PRIu64
+				kmp_fault(err, KMP_ERR_CORRUPT, pos, "cycle in list: node 0x%" PRIx64 " (entry %" PRIu64
 					   ") comes again after entry %" PRIu64 " (last good node 0x%"
 					   PRIx64 ")", pos, first, count - 1, *last_good);
 				return KMP_WALK_BROKEN;
 			}
-			kmp_seterr(err, "broken prev link: node 0x%" PRIx64 " points back to 0x%"
+			kmp_fault(err, KMP_ERR_CORRUPT, pos, "broken prev link: node 0x%" PRIx64 " points back to 0x%"
 				   PRIx64 ", expected 0x%" PRIx64 " (last good node 0x%" PRIx64 ")",
 				   pos, back, prev, *last_good);
 			return KMP_WALK_BROKEN;

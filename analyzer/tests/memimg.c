@@ -21,7 +21,7 @@ static bool img_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 			return true;
 		}
 	}
-	kmp_seterr(err, "address 0x%" PRIx64 " is not mapped in the image", addr);
+	kmp_fault(err, KMP_ERR_UNMAPPED, addr, "address 0x%" PRIx64 " is not mapped in the image", addr);
 	return false;
 }
 
@@ -37,6 +37,7 @@ void memimg_init(struct memimg *img, struct kmp_mem *mem)
 	memset(img, 0, sizeof(*img));
 	mem->ops = &img_ops;
 	mem->priv = img;
+	mem->live = false;
 }
 
 void *memimg_add(struct memimg *img, uint64_t addr, size_t len)

@@ -500,7 +500,7 @@ static bool ring_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 
 	r->reads++;
 	if (i < 0 || i > RING_N || len != 8) {
-		kmp_seterr(err, "ring: bad read at 0x%" PRIx64, addr);
+		kmp_seterr(err, KMP_ERR_CORRUPT, "ring: bad read at 0x%" PRIx64, addr);
 		return false;
 	}
 	if (field == L.lh_next.off) {
@@ -532,7 +532,7 @@ static void test_brent(void)
 {
 	static const struct kmp_mem_ops ops = { ring_read, ring_close };
 	struct ring r = { { 0 }, 0 };
-	struct kmp_mem mem = { &ops, &r };
+	struct kmp_mem mem = { &ops, &r, false };
 	unsigned long visits = 0;
 	uint64_t last;
 	struct kmp_err err;
@@ -615,6 +615,8 @@ static void test_names(void)
 	      "message: %s", err.msg);
 	snprintf(want, sizeof(want), "after 0x%" PRIx64, pool_node(0));
 	CHECK(strstr(err.msg, want), "last good node missing: %s", err.msg);
+	CHECK(err.kind == KMP_ERR_UNMAPPED && err.has_addr && err.addr == 0xdead000000000000ULL,
+	      "kind %s, address 0x%" PRIx64, kmp_errkind_name(err.kind), err.addr);
 	kmp_pools_free(&p);
 
 	put(pool_bytes(&f, 1), &L.name, 0);
@@ -845,7 +847,9 @@ static void test_waiters(void)
 	put_at(f.wqes + 0x100, L.wqe_entry.off + L.lh_prev.off, 8, 0x1234);
 	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 3, "%zu pools (a bad wait queue costs only its count)", p.n);
-	CHECK(p.n == 3 && p.v[1].waiting == 1 && p.v[2].waiting == 0, "counts");
+	CHECK(p.n == 3 && p.v[1].waiting_unknown && !p.v[2].waiting_unknown &&
+	      p.v[2].waiting == 0, "counts: an uncounted queue is unknown, not a number");
+	CHECK(err.kind == KMP_ERR_CORRUPT, "kind %s", kmp_errkind_name(err.kind));
 	CHECK(nnotes == 1 && strstr(notes, "waiting count of mempool pool-1") &&
 	      strstr(notes, "broken prev link"), "notes: %s", notes);
 	CHECK(strstr(err.msg, "1 wait queue(s) not counted"), "message: %s", err.msg);
@@ -854,6 +858,131 @@ static void test_waiters(void)
 	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, collect, &s, &err) ==
 	      KMP_EPARTIAL, "waiters not partial");
 	CHECK(s.n == 1, "%d waiters before the bad entry", s.n);
+	fake_free(&f);
+	end();
+}
+
+/*
+ * Live memory that changes under the walk: pool 1 is destroyed at the
+ * @at-th read (unlinked with the kernel's poison values, its name freed
+ * and overwritten), or, with @flip, pool 2's prev link is wrong on every
+ * other read, forever.
+ */
+struct churn {
+	struct fake *f;
+	unsigned long reads, at;
+	bool flip;
+	size_t victim;		/* 1 or 2 (the last) */
+};
+
+static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		       struct kmp_err *err)
+{
+	struct churn *c = mem->priv;
+	struct fake *f = c->f;
+
+	if (++c->reads == c->at) {
+		size_t v = c->victim;
+		uint64_t before = pool_node(v - 1);
+		uint64_t after = v + 1 < f->npools ? pool_node(v + 1) : HEAD_ADDR;
+
+		set_next(f, before, after);
+		set_prev(f, after, before);
+		set_next(f, pool_node(v), 0xdead000000000100ULL);
+		set_prev(f, pool_node(v), 0xdead000000000122ULL);
+		/* The name's memory reused: a valid-looking string that is not its name. */
+		snprintf((char *)f->strs + v * STR_STRIDE, STR_STRIDE, "reused");
+	}
+	if (c->flip)
+		set_prev(f, pool_node(2), c->reads % 2 ? pool_node(1) : pool_node(0));
+	return f->mem.ops->read(&f->mem, addr, buf, len, err);
+}
+
+static void test_live(void)
+{
+	static const struct kmp_mem_ops ops = { churn_read, NULL };
+	unsigned long at, total, retried = 0, with1 = 0;
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	bool all_ok = true;
+
+	begin("live: a pool destroyed at any point of the walk is never half printed");
+	/* How many reads does a quiet walk of 3 pools take? */
+	{
+		struct churn c = { &f, 0, 0, false, 1 };
+		struct kmp_mem mem = { &ops, &c, true };
+
+		fake_init(&f, 3);
+		memset(&p, 0, sizeof(p));
+		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) == KMP_OK &&
+		      p.n == 3 && p.attempts == 1, "quiet walk: %zu pools, %u attempts",
+		      p.n, p.attempts);
+		total = c.reads;
+		kmp_pools_free(&p);
+		fake_free(&f);
+	}
+	for (size_t victim = 1; victim <= 2; victim++) {
+		for (at = 1; at <= total + 1; at++) {
+			struct churn c = { &f, 0, at, false, victim };
+			struct kmp_mem mem = { &ops, &c, true };
+			char want[16];
+			int rc;
+
+			fake_init(&f, 3);
+			memset(&p, 0, sizeof(p));
+			p.note = note_capture;
+			notes[0] = '\0';
+			nnotes = 0;
+			rc = kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err);
+			/* Complete; the victim only whole, under its own name, if read before. */
+			snprintf(want, sizeof(want), "pool-%zu", victim);
+			for (size_t i = 0; i < p.n; i++)
+				if (strncmp(p.v[i].name, "pool-", 5) ||
+				    (p.n == 2 && !strcmp(p.v[i].name, want)))
+					rc = -1;
+			if (rc != KMP_OK || nnotes || p.n < 2 || p.n > 3 ||
+			    strcmp(p.v[0].name, "pool-0")) {
+				all_ok = false;
+				CHECK(0, "pool %zu destroyed at read %lu: rc %d, %zu pools (%s, ...), "
+				      "notes %s", victim, at, rc, p.n, p.n ? p.v[p.n - 1].name : "",
+				      notes);
+			}
+			retried += p.attempts > 1;
+			with1 += p.n == 3;
+			kmp_pools_free(&p);
+			fake_free(&f);
+		}
+	}
+	CHECK(all_ok && retried > 0 && with1 > 0, "2 x %lu points: %lu retried, %lu read "
+	      "before the pool went", total + 1, retried, with1);
+	end();
+
+	begin("live: a list that never settles ends as changed, not corrupt");
+	{
+		struct churn c = { &f, 0, 0, true, 1 };
+		struct kmp_mem mem = { &ops, &c, true };
+
+		fake_init(&f, 3);
+		memset(&p, 0, sizeof(p));
+		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK,
+		      "a flipping list read as complete");
+		CHECK(err.kind == KMP_ERR_CHANGED && p.attempts == KMP_LIVE_ATTEMPTS,
+		      "kind %s after %u attempts: %s", kmp_errkind_name(err.kind), p.attempts,
+		      err.msg);
+		CHECK(strstr(err.msg, "changed while it was read"), "message: %s", err.msg);
+		kmp_pools_free(&p);
+		fake_free(&f);
+	}
+	/* The same broken link in a dump is corruption, reported at once. */
+	fake_init(&f, 3);
+	set_prev(&f, pool_node(2), pool_node(0));
+	memset(&p, 0, sizeof(p));
+	CHECK(kmp_read_pools(&f.mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK &&
+	      err.kind == KMP_ERR_CORRUPT && p.attempts == 1,
+	      "the same in a dump: kind %s, %u attempts: %s", kmp_errkind_name(err.kind),
+	      p.attempts, err.msg);
+	kmp_pools_free(&p);
 	fake_free(&f);
 	end();
 }
@@ -1131,6 +1260,7 @@ int main(int argc, char **argv)
 	test_names();
 	test_version();
 	test_waiters();
+	test_live();
 	test_json_escape();
 	test_states();
 	test_panic(argv[1]);

@@ -120,7 +120,7 @@ static int to_fd(const struct stream *s)
 /* Index @s; the status, and @msg holds the error. */
 static int index_of(const struct stream *s, struct kmp_flat *flat, int *fdp, char *msg)
 {
-	struct kmp_err err = { "" };
+	struct kmp_err err = { 0 };
 	int fd = to_fd(s), rc;
 
 	rc = kmp_flat_index(flat, fd, &err);

@@ -264,7 +264,7 @@ static void test_search(void)
 	struct seen s = { .n = 0 };
 	struct kmp_stackwait_stats st;
 	struct kmp_stackwait_ctx *ctx;
-	struct kmp_err err = { "" };
+	struct kmp_err err = { 0 };
 	const struct kmp_stackwait *x;
 	int rc;
 
@@ -380,7 +380,7 @@ static void test_loops(void)
 	struct seen s = { .n = 0 };
 	struct kmp_stackwait_stats st;
 	struct kmp_stackwait_ctx *ctx;
-	struct kmp_err err = { "" };
+	struct kmp_err err = { 0 };
 	int rc;
 
 	begin("stack search: a task list cycle and a bad stack pointer end cleanly");
@@ -445,11 +445,11 @@ static void test_live_retry(void)
 	static const struct kmp_mem_ops ops = { changing_read, changing_close };
 	struct world w;
 	struct changing c;
-	struct kmp_mem mem = { &ops, &c };
+	struct kmp_mem mem = { &ops, &c, false };
 	struct kmp_stackreport_opts o = { .json = true, .max_tasks = 100, .max_waiters = 100,
 					  .json_kernel = json_kernel_none };
 	struct kmp_naming *nm;
-	struct kmp_err err = { "" };
+	struct kmp_err err = { 0 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -112,7 +112,7 @@ struct out {
 static int refresh(struct out *o, struct kmp_top *t, struct fake *fk)
 {
 	struct kmp_top_opts opts = { .delay = 0, .count = 1, .lim = { 1000000, 1000000 } };
-	struct kmp_err err = { "" };
+	struct kmp_err err = { 0 };
 
 	free(o->buf);
 	o->buf = NULL;
