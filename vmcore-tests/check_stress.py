@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Check what guest/stress.sh brought back from the debug kernel: every
-loop ran and none of its steps failed, the kernel log holds no report of
+loop ran and none of its steps failed (kmp_churn.ko's counters: pools
+created and destroyed, reserve use, waiters, moves, no error), the kernel log holds no report of
 KASAN, lockdep, DEBUG_LIST, DEBUG_OBJECTS, the hung-task detector or any
 other BUG/WARNING, kmemleak finds nothing allocated by mempool code, and
 /proc/mempool is back to its boot contents once everything is unloaded.
@@ -19,7 +20,8 @@ from mempool import Results, read
 
 OUT, SECS = sys.argv[1], int(sys.argv[2])
 R = Results("stress")
-WORKERS = {"module": "insmod/drain/refill/block/release/rmmod of kmp_test.ko",
+WORKERS = {"module": "insmod/drain/refill/block/release/rmmod of kmp_test.ko (all four pools)",
+           "churn": "insmod/rmmod of kmp_churn.ko, its threads creating and destroying pools",
            "crypt": "dm-crypt target over a loop device created, read, written, removed",
            "md": "md raid1 array written, read, stopped and started again, grown and shrunk",
            "proc": "cat /proc/mempool",
@@ -96,6 +98,22 @@ R.check("KMP-DONE phase=first rc=0" in serial,
 R.check(num("mdadm-create.rc") == 0, "md raid1 array over loop1 and loop2 created",
         text("mdadm-create.log"))
 
+# kmp_test.ko own_alloc=1 (module defaults): its pools allocate through the
+# module's function, so they are private, and the flag empties their reserve.
+OWN = {"kmp_test_slab": (4, 192), "kmp_test_kmalloc": (3, 100),
+       "kmp_test_page": (2, 4096 << 1), "kmp_test_private": (5, 64)}
+for snapname, taken in (("proc-own-drain", 2), ("proc-own-refill", 0)):
+    got = {p["name"]: p for p in pools(snapname) or []}
+    bad = [n for n, (mn, size) in OWN.items()
+           if n not in got or got[n]["type"] != "private" or got[n]["owner"] != "kmp_test" or
+           got[n]["elem_size"] != str(size) or got[n]["min_nr"] != str(mn) or
+           got[n]["curr_nr"] != str(mn - taken) or got[n].get("from_reserve") != "2"]
+    R.check(num("own-insmod.rc") == 0 and num("own-rmmod.rc") == 0 and not bad,
+            f"kmp_test.ko own_alloc=1, {'drained by 2' if taken else 'refilled'}: its 4 pools "
+            f"private with their element sizes, curr_nr min_nr{' - 2' if taken else ''}, "
+            f"from_reserve 2 (the allocator failed on the module's flag, pool->alloc untouched)",
+            f"{bad}\n{text('own-insmod.err')}\n{text(snapname)}")
+
 # Each loop ran, and none of its steps failed.
 start, end = num("stress.start"), num("stress.end")
 if start is not None and end is not None:
@@ -108,6 +126,28 @@ for w, what in WORKERS.items():
         continue
     R.check(n is not None and n > 0 and b == 0,
             f"{what}: {n} iterations, no step failed", log[-3000:])
+
+# kmp_churn's counters, read after its threads stopped, before each rmmod.
+CHURN = ["running", "rounds", "created", "destroyed", "allocs", "from_reserve", "waits",
+         "resized", "moved", "errors"]
+cycles = []
+for line in (text("w-churn.counters") or "").splitlines():
+    fl = line.split()
+    try:
+        d = {fl[i]: int(fl[i + 1]) for i in range(0, len(fl) - 1, 2)}
+    except ValueError:
+        d = {}
+    cycles.append((line, d))
+tot = {c: sum(d.get(c, 0) for _, d in cycles) for c in CHURN}
+info(f"kmp_churn: {len(cycles)} loads; " + ", ".join(f"{c} {tot[c]}" for c in CHURN[1:]))
+badc = [ln for ln, d in cycles if any(c not in d for c in CHURN) or d["running"] != 0 or
+        d["errors"] != 0 or d["created"] != d["destroyed"] or d["created"] <= 0]
+R.check(cycles and not badc and all(tot[c] > 0 for c in
+                                    ("from_reserve", "waits", "resized", "moved")),
+        f"kmp_churn: {len(cycles)} loads, {tot['created']} pools created and as many destroyed, "
+        f"{tot['from_reserve']} allocations from the reserve, {tot['waits']} waiters woken "
+        f"by a free, {tot['resized']} resizes, {tot['moved']} moves, no error",
+        "\n".join(badc[:10]) or text("w-churn.counters"))
 
 # kmempool on /proc/kcore under the churn: exit 0, or 5 with a message.
 klog = text("w-kcore.log")

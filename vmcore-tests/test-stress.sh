@@ -1,7 +1,9 @@
 #!/bin/bash
 # Stress on the debug kernel (build/kernel-debug: KASAN, lockdep,
-# DEBUG_LIST, DEBUG_OBJECTS, kmemleak, SLUB_DEBUG_ON): module load/unload,
-# dm-crypt and md raid1 set up and torn down, /proc/mempool and kmempool
+# DEBUG_LIST, DEBUG_OBJECTS, kmemleak, SLUB_DEBUG_ON): module load/unload
+# (kmp_test.ko's pools drained and blocked, kmp_churn.ko's threads creating
+# and destroying pools), dm-crypt and md raid1 set up and torn down,
+# /proc/mempool and kmempool
 # on /proc/kcore reading, all at once for STRESS_SECONDS (default 120);
 # then the kernel log, kmemleak and /proc/mempool are checked.
 #   make test-stress            (STRESS_SECONDS=120)

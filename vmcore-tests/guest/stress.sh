@@ -1,8 +1,15 @@
 # Stress run in the debug kernel (KASAN, lockdep, DEBUG_LIST, DEBUG_OBJECTS,
 # kmemleak, SLUB_DEBUG_ON): for stress.seconds, concurrently and in loops,
-#   module  insmod kmp_test.ko (every other time with many=16), drain and
-#           refill, block and release waiters on kmp_test_private, leave
-#           one waiter blocked there for rmmod to release, rmmod
+#   module  insmod kmp_test.ko own_alloc=1 (every other time with many=16):
+#           drain and refill each of its four pools, GFP_ATOMIC allocations
+#           on a failing allocator, block and release waiters on the page
+#           and the private pool, re-initialize the embedded kmalloc pool,
+#           leave one waiter blocked for rmmod to release, rmmod
+#   churn   insmod kmp_churn.ko threads=2 seconds=S (S up to 20): kernel
+#           threads create and destroy pools of every type through every
+#           creation API (init/exit in place, resize, mempool_move), with
+#           allocations from the reserve and waiters woken by frees; wait
+#           for its threads to stop, keep its counters, rmmod
 #   crypt   a dm-crypt target over loop4: create, read (decrypt), write
 #           (encrypt), remove; every 4th time rmmod dm_crypt dm_mod too
 #   md      raid1 md0 over loop1+loop2: I/O, then in turn stopped and
@@ -15,7 +22,8 @@
 #           every exit status recorded in /out/w-kcore.log
 # then unloads everything, snapshots /proc/mempool, runs a kmemleak scan.
 # Per worker: /out/w-NAME.count (iterations), /out/w-NAME.bad (failures),
-# /out/w-NAME.log (what failed).
+# /out/w-NAME.log (what failed); kmp_churn's counters of each load in
+# /out/w-churn.counters.
 . ./common.sh
 export MDADM_NO_UDEV=1 DM_DISABLE_UDEV=1
 SECS=$(cat stress.seconds)
@@ -37,6 +45,16 @@ done
 mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
 	$MD_DEVS > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
 
+# kmp_test.ko own_alloc=1 once, before the loops: each of its four pools
+# (of type private then) drained by 2 with its allocator failing on the
+# module's flag, then refilled.
+insmod /lib/kmp_test.ko own_alloc=1 2> /out/own-insmod.err; echo $? > /out/own-insmod.rc
+for p in slab kmalloc page private; do kmp_cmd drain kmp_test_$p 2; done
+snap proc-own-drain
+for p in slab kmalloc page private; do kmp_cmd refill kmp_test_$p; done
+snap proc-own-refill
+rmmod kmp_test; echo $? > /out/own-rmmod.rc
+
 now() { date +%s; }
 # bad WORKER WHAT: count and log one failure of a worker
 bad() { eval "bad_$1=\$((bad_$1 + 1))"; echo "$(now) iteration $n: $2" >> /out/w-$1.log; }
@@ -47,20 +65,26 @@ w_module() {
 	n=0 bad_module=0
 	while [ $(now) -lt $END ]; do
 		extra=; [ $((n % 2)) = 1 ] && extra=many=16
-		if ! insmod /lib/kmp_test.ko $extra 2>> /out/w-module.log; then
+		# own_alloc=1: every pool allocates through the module's
+		# function, which fails on a flag; pool->alloc is never swapped
+		# (mm/mempool.c's KASAN and poison hooks go by pool->alloc and
+		# pool->free, so a swap gives false reports on this kernel).
+		if ! insmod /lib/kmp_test.ko own_alloc=1 $extra 2>> /out/w-module.log; then
 			bad module "insmod $extra"; n=$((n + 1)); sleep 1; continue
 		fi
-		# Only the private pool is drained and blocked: the module makes
-		# the allocator fail by swapping pool->alloc, and mempool.c's
-		# KASAN hooks decide by pool->alloc whether to unpoison a slab,
-		# kmalloc or page element taken from the reserve, so there the
-		# swap itself gives a KASAN report (check_element()'s ksize()).
-		kmp_cmd drain kmp_test_private 3 || bad module "drain private"
-		kmp_cmd refill kmp_test_private || bad module "refill private"
+		for p in slab kmalloc page private; do
+			kmp_cmd drain kmp_test_$p 3 || bad module "drain $p"
+			kmp_cmd refill kmp_test_$p || bad module "refill $p"
+		done
+		kmp_cmd atomic kmp_test_slab 12 || bad module "atomic slab"
+		kmp_cmd refill kmp_test_slab || bad module "refill slab"
+		kmp_cmd reinit kmp_test_kmalloc || bad module "reinit kmalloc"
+		kmp_cmd block kmp_test_page 2 || bad module "block page"
 		kmp_cmd block kmp_test_private 2 || bad module "block private"
 		sleep 0.3
+		kmp_cmd release kmp_test_page || bad module "release page"
 		kmp_cmd release kmp_test_private || bad module "release private"
-		kmp_cmd block kmp_test_private 1 || bad module "block private"
+		kmp_cmd block kmp_test_kmalloc 1 || bad module "block kmalloc"
 		sleep 0.2
 		rmmod kmp_test 2>> /out/w-module.log || { bad module rmmod; sleep 1; rmmod kmp_test; }
 		n=$((n + 1))
@@ -141,6 +165,32 @@ w_md() {
 	done_worker md
 }
 
+# churn_param NAME: a counter of kmp_churn
+churn_param() { cat /sys/module/kmp_churn/parameters/$1 2>/dev/null || echo -1; }
+
+w_churn() {
+	n=0 bad_churn=0
+	: > /out/w-churn.counters
+	while [ $(now) -lt $((END - 3)) ]; do
+		s=$((END - $(now) - 2)); [ $s -gt 20 ] && s=20
+		if ! insmod /lib/kmp_churn.ko threads=2 seconds=$s 2>> /out/w-churn.log; then
+			bad churn "insmod seconds=$s"; n=$((n + 1)); sleep 1; continue
+		fi
+		t=0
+		while [ "$(churn_param running)" != 0 ] && [ $t -lt $((s * 10 + 300)) ]; do
+			sleep 0.5; t=$((t + 5))
+		done
+		line="cycle $n seconds $s"
+		for c in running rounds created destroyed allocs from_reserve waits resized moved errors; do
+			line="$line $c $(churn_param $c)"
+		done
+		echo "$line" >> /out/w-churn.counters
+		rmmod kmp_churn 2>> /out/w-churn.log || { bad churn rmmod; sleep 1; rmmod kmp_churn; }
+		n=$((n + 1))
+	done
+	done_worker churn
+}
+
 w_proc() {
 	n=0 bad_proc=0
 	while [ $(now) -lt $END ]; do
@@ -168,7 +218,7 @@ END=$((START + SECS))
 echo $START > /out/stress.start
 log "stress: $SECS s from $START"
 echo KMP-STRESS-START > /dev/kmsg
-w_module & w_crypt & w_md & w_proc &
+w_module & w_churn & w_crypt & w_md & w_proc &
 [ -f $VML ] && w_kcore &
 wait
 echo $(now) > /out/stress.end
@@ -178,6 +228,7 @@ log "stress: loops done"
 # Everything unloaded again.
 lsmod > /out/lsmod-loops-end
 grep -q '^kmp_test ' /proc/modules && rmmod kmp_test
+grep -q '^kmp_churn ' /proc/modules && rmmod kmp_churn
 dmsetup remove --noudevsync kmpstress 2>/dev/null
 losetup -d /dev/loop4 2>/dev/null
 mdadm --stop /dev/md0 > /out/mdadm-stop.log 2>&1; echo $? > /out/mdadm-stop.rc

@@ -43,7 +43,18 @@
  *                      is freed at once, so that a filtered dump excludes
  *                      it; only before a deliberate crash
  *
- * Making the allocator fail swaps pool->alloc, which only a test may do.
+ * Making the allocator fail: kmp_test_private allocates through the
+ * module's kmp_alloc(), which fails while the pool's fail flag is set.
+ * With own_alloc=1 the slab, kmalloc and page pools do too (they are then
+ * created with mempool_create_named()/mempool_init_named() and are of
+ * type private, with the same names and element sizes); this is what a
+ * kernel with KASAN or SLUB_DEBUG_ON needs, where mm/mempool.c decides by
+ * pool->alloc and pool->free how to poison and check reserve elements.
+ * Without own_alloc (the default, so that the series reports them as slab,
+ * kmalloc and page pools) the only way to make their allocator fail is to
+ * swap pool->alloc, which the module then does, only on kernels without
+ * KASAN and SLUB_DEBUG_ON (elsewhere the commands fail with EOPNOTSUPP), as
+ * does poke on other subsystems' pools.
  */
 #include <linux/module.h>
 #include <linux/mempool.h>
@@ -73,15 +84,26 @@ module_param(many, int, 0444);
 static unsigned long list_addr, lock_addr;
 module_param(list_addr, ulong, 0444);
 module_param(lock_addr, ulong, 0444);
+static bool own_alloc;
+module_param(own_alloc, bool, 0444);
+
+/* mm/mempool.c poisons and checks reserve elements by pool->alloc/free */
+#define KMP_SWAP_UNSAFE	(IS_ENABLED(CONFIG_KASAN) || \
+			 IS_ENABLED(CONFIG_SLUB_DEBUG_ON))
 
 #define KMP_MAX_HELD	256
 #define KMP_MAX_WAITERS	16
 #define KMP_MAX_POKE	16
 
+enum kmp_kind { KMP_SLAB, KMP_KMALLOC, KMP_PAGE, KMP_PRIVATE };
+
 struct kmp_pool {
 	const char *name;
+	enum kmp_kind kind;
+	bool own;		/* allocates through kmp_alloc()/kmp_free() */
+	bool fail;		/* kmp_alloc() fails while set */
 	mempool_t *pool;
-	mempool_alloc_t *real_alloc;
+	mempool_alloc_t *real_alloc;	/* of a typed pool, for the swap */
 	void *held[KMP_MAX_HELD];
 	int nr_held;
 	struct task_struct *waiters[KMP_MAX_WAITERS];
@@ -97,22 +119,68 @@ static struct kmem_cache *kmp_cache;
 static mempool_t *slab_pool, *page_pool, *unnamed_pool;
 static mempool_t kmalloc_pool, private_pool;	/* embedded */
 static mempool_t **many_pools;
-static struct kmp_pool pools[4];
+static struct kmp_pool pools[4] = {
+	{ .name = "kmp_test_slab", .kind = KMP_SLAB },
+	{ .name = "kmp_test_kmalloc", .kind = KMP_KMALLOC },
+	{ .name = "kmp_test_page", .kind = KMP_PAGE },
+	{ .name = "kmp_test_private", .kind = KMP_PRIVATE, .own = true },
+};
 static DEFINE_MUTEX(kmp_mutex);
 
-static void *kmp_private_alloc(gfp_t gfp, void *data)
+/* The module's allocator: pool_data is the struct kmp_pool. */
+static void *kmp_alloc(gfp_t gfp, void *data)
 {
-	return kmalloc((size_t)data, gfp);
+	struct kmp_pool *p = data;
+
+	if (READ_ONCE(p->fail))
+		return NULL;
+	switch (p->kind) {
+	case KMP_SLAB:
+		return kmem_cache_alloc(kmp_cache, gfp);
+	case KMP_KMALLOC:
+		return kmalloc(kmalloc_size, gfp);
+	case KMP_PAGE:
+		return alloc_pages(gfp, page_order);
+	default:
+		return kmalloc(private_size, gfp);
+	}
 }
 
-static void kmp_private_free(void *element, void *data)
+static void kmp_free(void *element, void *data)
 {
-	kfree(element);
+	struct kmp_pool *p = data;
+
+	switch (p->kind) {
+	case KMP_SLAB:
+		kmem_cache_free(kmp_cache, element);
+		break;
+	case KMP_PAGE:
+		__free_pages(element, page_order);
+		break;
+	default:
+		kfree(element);
+		break;
+	}
 }
 
 static void *kmp_fail_alloc(gfp_t gfp, void *data)
 {
 	return NULL;
+}
+
+/* Whether the pool's allocator can be made to fail here. */
+static bool kmp_can_fail(struct kmp_pool *p)
+{
+	return p->own || !KMP_SWAP_UNSAFE;
+}
+
+/* Make the pool's allocator fail, or work again. */
+static void kmp_set_fail(struct kmp_pool *p, bool fail)
+{
+	if (p->own)
+		WRITE_ONCE(p->fail, fail);
+	else
+		p->pool->alloc = fail ? kmp_fail_alloc : p->real_alloc;
 }
 
 static struct kmp_pool *kmp_find(const char *name)
@@ -133,7 +201,7 @@ static void kmp_give_back(struct kmp_pool *p)
 
 static void kmp_take(struct kmp_pool *p, int n)
 {
-	p->pool->alloc = kmp_fail_alloc;
+	kmp_set_fail(p, true);
 	while (n-- > 0 && p->nr_held < KMP_MAX_HELD) {
 		void *e = mempool_alloc(p->pool, GFP_NOWAIT);
 
@@ -160,7 +228,7 @@ static int kmp_waiter_fn(void *data)
 
 static void kmp_atomic(struct kmp_pool *p, int n)
 {
-	p->pool->alloc = kmp_fail_alloc;
+	kmp_set_fail(p, true);
 	while (n-- > 0) {
 		void *e = mempool_alloc(p->pool, GFP_ATOMIC);
 
@@ -169,20 +237,22 @@ static void kmp_atomic(struct kmp_pool *p, int n)
 		else if (e)
 			mempool_free(e, p->pool);
 	}
-	p->pool->alloc = p->real_alloc;
+	kmp_set_fail(p, false);
 }
 
 /* The parameters of the embedded pools, for reinit and init_listed. */
 static int kmp_init_embedded(mempool_t *pool)
 {
+	if (pool == &kmalloc_pool && own_alloc)
+		return mempool_init_named(pool, "kmp_test_kmalloc",
+					  kmalloc_size, kmalloc_min, kmp_alloc,
+					  kmp_free, &pools[1]);
 	if (pool == &kmalloc_pool)
 		return mempool_init_kmalloc_pool_named(pool, "kmp_test_kmalloc",
 						       kmalloc_min,
 						       kmalloc_size);
 	return mempool_init_named(pool, "kmp_test_private", private_size,
-				  private_min, kmp_private_alloc,
-				  kmp_private_free,
-				  (void *)(size_t)private_size);
+				  private_min, kmp_alloc, kmp_free, &pools[3]);
 }
 
 static bool kmp_embedded(struct kmp_pool *p)
@@ -225,6 +295,8 @@ static int kmp_poke(const char *name, int n)
 	spin_unlock(lock);
 	if (!pool)
 		return -ENOENT;
+	if (KMP_SWAP_UNSAFE)
+		return -EOPNOTSUPP;
 	real = pool->alloc;
 	pool->alloc = kmp_fail_alloc;
 	while (n-- > 0 && nr < KMP_MAX_POKE) {
@@ -242,7 +314,7 @@ static int kmp_poke(const char *name, int n)
 
 static void kmp_release(struct kmp_pool *p)
 {
-	p->pool->alloc = p->real_alloc;
+	kmp_set_fail(p, false);
 	kmp_give_back(p);
 	while (p->nr_waiters)
 		kthread_stop(p->waiters[--p->nr_waiters]);
@@ -272,9 +344,12 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 			count = err;
 	} else if (!p) {
 		count = -ENOENT;
+	} else if ((!strcmp(cmd, "drain") || !strcmp(cmd, "block") ||
+		    !strcmp(cmd, "atomic")) && !kmp_can_fail(p)) {
+		count = -EOPNOTSUPP;
 	} else if (!strcmp(cmd, "drain") && args == 3) {
 		kmp_take(p, n);
-		p->pool->alloc = p->real_alloc;
+		kmp_set_fail(p, false);
 	} else if (!strcmp(cmd, "refill")) {
 		kmp_give_back(p);
 	} else if (!strcmp(cmd, "block") && args == 3) {
@@ -370,9 +445,8 @@ static int kmp_create_many(void)
 	return 0;
 }
 
-static void kmp_track(int i, const char *name, mempool_t *pool)
+static void kmp_track(int i, mempool_t *pool)
 {
-	pools[i].name = name;
 	pools[i].pool = pool;
 	pools[i].real_alloc = pool->alloc;
 }
@@ -382,25 +456,36 @@ static int __init kmp_test_init(void)
 	kmp_cache = kmem_cache_create("kmp_test_obj", slab_size, 0, 0, NULL);
 	if (!kmp_cache)
 		return -ENOMEM;
-	slab_pool = mempool_create_slab_pool_named("kmp_test_slab", slab_min,
-						   kmp_cache);
+	pools[0].own = pools[1].own = pools[2].own = own_alloc;
+	if (own_alloc)
+		slab_pool = mempool_create_named("kmp_test_slab",
+						 kmem_cache_size(kmp_cache),
+						 slab_min, kmp_alloc, kmp_free,
+						 &pools[0]);
+	else
+		slab_pool = mempool_create_slab_pool_named("kmp_test_slab",
+							   slab_min, kmp_cache);
 	if (!slab_pool)
 		goto fail;
-	kmp_track(0, "kmp_test_slab", slab_pool);
-	if (mempool_init_kmalloc_pool_named(&kmalloc_pool, "kmp_test_kmalloc",
-					    kmalloc_min, kmalloc_size))
+	kmp_track(0, slab_pool);
+	if (kmp_init_embedded(&kmalloc_pool))
 		goto fail;
-	kmp_track(1, "kmp_test_kmalloc", &kmalloc_pool);
-	page_pool = mempool_create_page_pool_named("kmp_test_page", page_min,
-						   page_order);
+	kmp_track(1, &kmalloc_pool);
+	if (own_alloc)
+		page_pool = mempool_create_named("kmp_test_page",
+						 PAGE_SIZE << page_order,
+						 page_min, kmp_alloc, kmp_free,
+						 &pools[2]);
+	else
+		page_pool = mempool_create_page_pool_named("kmp_test_page",
+							   page_min,
+							   page_order);
 	if (!page_pool)
 		goto fail;
-	kmp_track(2, "kmp_test_page", page_pool);
-	if (mempool_init_named(&private_pool, "kmp_test_private",
-			       private_size, private_min, kmp_private_alloc,
-			       kmp_private_free, (void *)(size_t)private_size))
+	kmp_track(2, page_pool);
+	if (kmp_init_embedded(&private_pool))
 		goto fail;
-	kmp_track(3, "kmp_test_private", &private_pool);
+	kmp_track(3, &private_pool);
 	unnamed_pool = mempool_create_kmalloc_pool(unnamed_min, unnamed_size);
 	if (!unnamed_pool)
 		goto fail;
