@@ -137,6 +137,11 @@ test-crash:
 test-json:
 	@bash vmcore-tests/test-json.sh
 
+# kmempool walking /proc/kcore while pools come and go (issue 9): CHURN_RUNS,
+# CHURN_TOPS.
+test-churn:
+	@bash vmcore-tests/test-churn.sh
+
 # kmempool top on the hang dump.
 test-top:
 	@bash vmcore-tests/test-top.sh
@@ -156,5 +161,5 @@ distclean:
 	module-noproc initrd-noproc test demo bench \
 	kernel-debug module-debug initrd-debug test-stress stress \
 	debian-kernel module-stock initrd-stock stock test-stock \
-	clean distclean install uninstall test-install test-crash test-json deb test-top \
+	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	kernel-stock-tiny bench-fastpath test-fastpath

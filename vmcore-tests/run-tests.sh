@@ -45,6 +45,8 @@ if [ $built = 1 ]; then
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
 	step "md" bash "$ROOT/vmcore-tests/test-md.sh"
 	step "scale" bash "$ROOT/vmcore-tests/test-scale.sh"
+	# kmempool on /proc/kcore while kmp_churn.ko creates and destroys pools (issue 9).
+	step "churn" bash "$ROOT/vmcore-tests/test-churn.sh"
 	step "noproc" bash "$ROOT/vmcore-tests/test-noproc.sh"
 	step "kdump" bash "$ROOT/vmcore-tests/test-kdump.sh"
 else

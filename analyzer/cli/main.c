@@ -75,7 +75,12 @@ static const char usage[] =
 "     stack or kind of memory that could not be read, or a task in\n"
 "     mempool_alloc() whose pool could not be determined\n"
 "  6  unknown /proc/mempool format version, or debug info lacking a needed\n"
-"     type or member\n";
+"     type or member\n"
+"  7  live memory (/proc/kcore) kept changing: the list was walked again from\n"
+"     its head 8 times and never read consistently (the lines printed are\n"
+"     those of the last walk); or a live wait queue could not be counted (?)\n"
+"  8  the report could not be written (disk full, closed pipe)\n"
+"  9  out of memory\n";
 
 struct cli {
 	const char *command;
@@ -362,6 +367,9 @@ static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err
 	}
 	rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, &sink, &st,
 			    err);
+	if (c->verbose && st.attempts > 1)
+		fprintf(stderr, "kmempool: note: mempool_list changed while it was read; walked "
+			"%u times from the head\n", st.attempts);
 	if (o.tmp && !copy_out(o.f, stdout) && err->kind != KMP_ERR_OUTPUT) {
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
 		rc = KMP_EOUTPUT;

@@ -193,6 +193,29 @@ expect_fail "cut in the page before the list head" "2|5" \
 c cutnote; truncate -s $((note + 30)) "$T/cutnote"
 expect_fail "cut inside the VMCOREINFO note" 2 'note segment 0 .* outside the file' "$T/cutnote"
 
+# --- error kinds and output ------------------------------------------------
+# The kind and the address of a partial report reach JSON: a cut before the
+# names is past the end of the file, at the first name's address.
+run "$T/cutpage" -f json
+kind=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["complete"], d.get("reason_kind"), d.get("reason_address"), len(d["pools"]))' "$T/out" 2>/dev/null)
+if [ $rc = 5 ] && [ "$kind" = "False past-eof 0x$(printf %x "$strs_va") 0" ] && clean_err; then
+	ok "JSON of a partial report: reason_kind past-eof at the name's address ($kind)"
+else
+	bad "JSON of a partial report: exit $rc, '$kind' (want False past-eof 0x$(printf %x "$strs_va") 0)"
+fi
+# A report that cannot be written fails (exit 8), whatever was read.
+timeout 60 "$KMP" -c "$T/good" -s "$FAKE" > /dev/full 2> "$T/err"
+rc=$?
+if [ $rc = 8 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q 'cannot write the report' "$T/err" &&
+   clean_err; then
+	ok "report to a full disk: exit 8 ($(cut -c1-80 "$T/err"))"
+else
+	bad "report to a full disk: exit $rc (want 8)"
+fi
+timeout 60 "$KMP" -c "$T/good" -s "$FAKE" -f json > /dev/full 2> "$T/err"
+rc=$?
+if [ $rc = 8 ] && clean_err; then ok "JSON to a full disk: exit 8"; else bad "JSON to a full disk: exit $rc"; fi
+
 # --- names that break the kernel's rule -----------------------------------
 # expect_skip NAME CORE WHY: exit 5, stdout = the expected report (without
 # the corrupt pool), stderr: one line naming the pool and why, one summary.
