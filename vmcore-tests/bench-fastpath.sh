@@ -93,12 +93,14 @@ done
 /usr/bin/python3 - "$OUT" <<'PY'
 import statistics, sys
 out = sys.argv[1]
-tests = ["kmalloc_kfree", "success", "success_private", "reserve", "create_destroy"]
+tests = ["kmalloc_kfree", "success", "success_private", "reserve", "create_destroy",
+	"create_destroy_named"]
 what = {"kmalloc_kfree": "kmalloc+kfree, no pool (reference)",
 	"success": "alloc+free, allocator succeeds (kmalloc pool)",
 	"success_private": "alloc+free, allocator succeeds (own functions)",
 	"reserve": "alloc+free from the reserve (allocator fails)",
-	"create_destroy": "mempool_create+destroy (min_nr 4)"}
+	"create_destroy": "mempool_create+destroy (min_nr 4)",
+	"create_destroy_named": "the same, a named pool (the series' _named API)"}
 summary, size = [], {}
 for line in open(f"{out}/modes"):
 	mode, boots, accel = line.split()

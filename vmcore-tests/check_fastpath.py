@@ -19,7 +19,8 @@ from mempool import Results, read
 
 OUT, KP, KS, SP, SS = sys.argv[1:6]
 R = Results("fastpath")
-TESTS = ["kmalloc_kfree", "success", "success_private", "reserve", "create_destroy"]
+TESTS = ["kmalloc_kfree", "success", "success_private", "reserve", "create_destroy",
+         "create_destroy_named"]
 KDIR = {"patched": KP, "stock": KS}
 SRC = {"patched": SP, "stock": SS}
 
@@ -99,12 +100,13 @@ def med(mode, k, t):
 # Under -icount, guest instructions: exact, so they must repeat and obey
 # what the code does.
 for k in ("patched", "stock"):
-    same = {t: med("icount", k, t)[0] for t in TESTS if t != "create_destroy"}
+    same = {t: med("icount", k, t)[0] for t in TESTS if not t.startswith("create")}
     R.check(all(len(v) >= 2 and len(set(v)) == 1 for v in same.values()),
             f"icount {k}: every boot counts the same instructions per alloc/free pair", same)
-    cd = med("icount", k, "create_destroy")[0]
-    R.check(len(cd) >= 2 and max(cd) - min(cd) <= 0.01 * min(cd),
-            f"icount {k}: create+destroy repeats within 1%", cd)
+    for t in ("create_destroy", "create_destroy_named"):
+        cd = med("icount", k, t)[0]
+        R.check(len(cd) >= 2 and max(cd) - min(cd) <= 0.01 * min(cd),
+                f"icount {k}: {t} repeats within 1%", cd)
     m = {t: med("icount", k, t)[1] for t in TESTS}
     R.check(m["kmalloc_kfree"] < m["success"] and m["kmalloc_kfree"] < m["success_private"],
             f"icount {k}: a pool's alloc+free ({m['success']:.0f}) costs more than the "

@@ -22,6 +22,12 @@
  *                   creation): the element comes from the reserve and
  *                   mempool_free() puts it back
  *   create_destroy  mempool_create_kmalloc_pool(min_nr 4) + mempool_destroy()
+ *                   (with the series the pool gets its default name,
+ *                   "kmp_bench:kmp_bench_round", made by kasprintf())
+ *   create_destroy_named  the same with the series' named variant,
+ *                   mempool_create_kmalloc_pool_named() (a name that is
+ *                   one word is copied as it is); without the series,
+ *                   which has no names, the same as create_destroy
  * Each round of the alloc/free tests runs @iters pairs with interrupts off
  * (GFP_ATOMIC; the reserve is never empty, so mempool_alloc() takes the
  * same path it takes for GFP_KERNEL); create_destroy runs @cd_iters pairs
@@ -90,71 +96,124 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum kmp_bench_op { OP_KMALLOC, OP_MEMPOOL, OP_CREATE };
+/*
+ * Built against the series or not; a named kmalloc pool where the series
+ * has names, else an unnamed one.
+ */
+#ifdef MEMPOOL_FORMAT_VERSION
+#define KMP_BENCH_SERIES	1
+#define kmp_bench_create_named()					\
+	mempool_create_kmalloc_pool_named("kmp_bench_pool",		\
+					  KMP_BENCH_MIN_NR, KMP_BENCH_ELEM)
+#else
+#define KMP_BENCH_SERIES	0
+#define kmp_bench_create_named()					\
+	mempool_create_kmalloc_pool(KMP_BENCH_MIN_NR, KMP_BENCH_ELEM)
+#endif
 
-/* One round of @n operations; returns false if an allocation failed. */
-static bool kmp_bench_round(enum kmp_bench_op op, mempool_t *pool,
-			    unsigned int n, u64 *cycles, u64 *ns)
+/*
+ * The measured loops, each a function of its own that is never inlined:
+ * what the compiler makes of the code around the calls into the kernel
+ * then does not depend on the rest of the module, and is the same in the
+ * build against either kernel.  Each returns how many allocations failed.
+ */
+typedef unsigned int (kmp_bench_loop_t)(mempool_t *pool, unsigned int n);
+
+static noinline unsigned int kmp_loop_kmalloc(mempool_t *pool, unsigned int n)
+{
+	unsigned int i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		void *p = kmalloc(KMP_BENCH_ELEM, GFP_ATOMIC);
+
+		OPTIMIZER_HIDE_VAR(p);
+		failed += !p;
+		kfree(p);
+	}
+	return failed;
+}
+
+static noinline unsigned int kmp_loop_mempool(mempool_t *pool, unsigned int n)
+{
+	unsigned int i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		void *p = mempool_alloc(pool, GFP_ATOMIC);
+
+		OPTIMIZER_HIDE_VAR(p);
+		failed += !p;
+		mempool_free(p, pool);
+	}
+	return failed;
+}
+
+static noinline unsigned int kmp_loop_create(mempool_t *pool, unsigned int n)
+{
+	unsigned int i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		mempool_t *q = mempool_create_kmalloc_pool(KMP_BENCH_MIN_NR,
+							   KMP_BENCH_ELEM);
+
+		failed += !q;
+		mempool_destroy(q);
+	}
+	return failed;
+}
+
+static noinline unsigned int kmp_loop_create_named(mempool_t *pool,
+						   unsigned int n)
+{
+	unsigned int i, failed = 0;
+
+	for (i = 0; i < n; i++) {
+		mempool_t *q = kmp_bench_create_named();
+
+		failed += !q;
+		mempool_destroy(q);
+	}
+	return failed;
+}
+
+/*
+ * One round of @n operations, with interrupts off if @atomic; returns
+ * false if an allocation failed.
+ */
+static bool kmp_bench_round(kmp_bench_loop_t *loop, bool atomic,
+			    mempool_t *pool, unsigned int n, u64 *cycles,
+			    u64 *ns)
 {
 	unsigned long flags = 0;
+	unsigned int failed;
 	cycles_t c0, c1;
 	u64 t0, t1;
-	bool ok = true;
-	unsigned int i;
 
-	if (op != OP_CREATE)
+	if (atomic)
 		local_irq_save(flags);
 	t0 = ktime_get_ns();
 	c0 = get_cycles();
-	for (i = 0; i < n; i++) {
-		void *p;
-		mempool_t *q;
-
-		switch (op) {
-		case OP_KMALLOC:
-			p = kmalloc(KMP_BENCH_ELEM, GFP_ATOMIC);
-			OPTIMIZER_HIDE_VAR(p);
-			if (unlikely(!p))
-				ok = false;
-			kfree(p);
-			break;
-		case OP_MEMPOOL:
-			p = mempool_alloc(pool, GFP_ATOMIC);
-			OPTIMIZER_HIDE_VAR(p);
-			if (unlikely(!p))
-				ok = false;
-			mempool_free(p, pool);
-			break;
-		case OP_CREATE:
-			q = mempool_create_kmalloc_pool(KMP_BENCH_MIN_NR,
-							KMP_BENCH_ELEM);
-			if (unlikely(!q))
-				ok = false;
-			mempool_destroy(q);
-			break;
-		}
-	}
+	failed = loop(pool, n);
 	c1 = get_cycles();
 	t1 = ktime_get_ns();
-	if (op != OP_CREATE)
+	if (atomic)
 		local_irq_restore(flags);
 	*cycles = div_u64((u64)(c1 - c0) * 100, n);
 	*ns = div_u64((t1 - t0) * 100, n);
-	return ok;
+	return !failed;
 }
 
-static int kmp_bench_run(const char *name, enum kmp_bench_op op,
-			 mempool_t *pool, unsigned int n)
+static int kmp_bench_run(const char *name, kmp_bench_loop_t *loop,
+			 bool atomic, mempool_t *pool, unsigned int n)
 {
 	u64 c, t;
 	unsigned int r;
 
 	/* warm-up: caches, slab partials, page faults of the first touch */
-	if (!kmp_bench_round(op, pool, n, &c, &t))
+	if (!kmp_bench_round(loop, atomic, pool, n, &c, &t))
 		goto failed;
 	for (r = 0; r < rounds; r++) {
 		cond_resched();
-		if (!kmp_bench_round(op, pool, n, &cyc[r], &nsec[r]))
+		if (!kmp_bench_round(loop, atomic, pool, n, &cyc[r], &nsec[r]))
 			goto failed;
 	}
 	sort(nsec, rounds, sizeof(u64), cmp_u64, NULL);
@@ -183,12 +242,7 @@ static int __init kmp_bench_init(void)
 	khz = tsc_khz;
 #endif
 	pr_info("kmp_bench: begin series=%d rounds=%u iters=%u cd_iters=%u tsc_khz=%u\n",
-#ifdef MEMPOOL_FORMAT_VERSION
-		1,
-#else
-		0,
-#endif
-		rounds, iters, cd_iters, khz);
+		KMP_BENCH_SERIES, rounds, iters, cd_iters, khz);
 	pr_info("kmp_bench: size mempool_t=%zu bio_set=%zu\n",
 		sizeof(mempool_t), sizeof(struct bio_set));
 
@@ -199,13 +253,20 @@ static int __init kmp_bench_init(void)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = err ?: kmp_bench_run("kmalloc_kfree", OP_KMALLOC, NULL, iters);
-	err = err ?: kmp_bench_run("success", OP_MEMPOOL, kpool, iters);
-	err = err ?: kmp_bench_run("success_private", OP_MEMPOOL, ppool, iters);
+	err = err ?: kmp_bench_run("kmalloc_kfree", kmp_loop_kmalloc, true, NULL,
+				   iters);
+	err = err ?: kmp_bench_run("success", kmp_loop_mempool, true, kpool,
+				   iters);
+	err = err ?: kmp_bench_run("success_private", kmp_loop_mempool, true,
+				   ppool, iters);
 	WRITE_ONCE(kmp_bench_fail, true);
-	err = err ?: kmp_bench_run("reserve", OP_MEMPOOL, ppool, iters);
+	err = err ?: kmp_bench_run("reserve", kmp_loop_mempool, true, ppool,
+				   iters);
 	WRITE_ONCE(kmp_bench_fail, false);
-	err = err ?: kmp_bench_run("create_destroy", OP_CREATE, NULL, cd_iters);
+	err = err ?: kmp_bench_run("create_destroy", kmp_loop_create, false,
+				   NULL, cd_iters);
+	err = err ?: kmp_bench_run("create_destroy_named",
+				   kmp_loop_create_named, false, NULL, cd_iters);
 out:
 	mempool_destroy(ppool);
 	mempool_destroy(kpool);
