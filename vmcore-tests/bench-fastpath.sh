@@ -130,12 +130,12 @@ for line in open(f"{out}/modes"):
 		print(f"[time] guest TSC cycles per operation ({accel}, TSC {khz['patched'] / 1e6:.2f} GHz; "
 		      f"median of {boots} boots' medians; range = the boots' medians)")
 		unit = "cycles"
-	print(f"  {'test':<16} {'patched':>9} {'stock':>9} {'ratio':>6}   {'range patched | stock':<27} what")
+	print(f"  {'test':<20} {'patched':>9} {'stock':>9} {'ratio':>6}   {'range patched | stock':<27} what")
 	for t in tests:
 		p, s = res["patched"][t], res["stock"][t]
 		mp, ms = statistics.median(p), statistics.median(s)
 		rng = f"{min(p):.0f}-{max(p):.0f} | {min(s):.0f}-{max(s):.0f}"
-		print(f"  {t:<16} {mp:9.2f} {ms:9.2f} {mp / ms:6.3f}   {rng:<27} {what[t]}")
+		print(f"  {t:<20} {mp:9.2f} {ms:9.2f} {mp / ms:6.3f}   {rng:<27} {what[t]}")
 		summary.append(f"test {mode} {t} {mp:.2f} {ms:.2f} {mp / ms:.4f}")
 		for k, v in (("patched", p), ("stock", s)):
 			summary.append(f"repeat {mode} {t} {k} " + " ".join(f"{x:.2f}" for x in v))
