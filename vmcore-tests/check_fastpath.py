@@ -48,7 +48,11 @@ def num(kv, key):
 
 
 # Which modes ran, how many boots each.
-modes = [line.split() for line in read(os.path.join(OUT, "modes")).splitlines()]
+try:
+    modes = [line.split() for line in read(os.path.join(OUT, "modes")).splitlines()]
+except OSError as e:
+    modes = []
+    R.check(False, f"bench-fastpath.sh left {OUT}/modes", e)
 R.check(sorted(m[0] for m in modes) == ["icount", "time"],
         "both modes ran: icount (instructions) and time (TSC)", modes)
 runs = {}
