@@ -23,7 +23,7 @@
  *                   mempool_free() puts it back
  *   create_destroy  mempool_create_kmalloc_pool(min_nr 4) + mempool_destroy()
  *                   (with the series the pool gets its default name,
- *                   "kmp_bench:kmp_bench_round", made by kasprintf())
+ *                   "kmp_bench:kmp_loop_create", made by kasprintf())
  *   create_destroy_named  the same with the series' named variant,
  *                   mempool_create_kmalloc_pool_named() (a name that is
  *                   one word is copied as it is); without the series,
@@ -40,6 +40,8 @@
  *   kmp_bench: result test=NAME cycles=MEDIAN min=MIN max=MAX ns=MEDIAN_NS
  *   kmp_bench: end status=0
  * cycles, min, max and ns are per operation (one pair), with two decimals.
+ * Under QEMU's -icount shift=0 the TSC counts guest instructions
+ * (vmcore-tests/bench-fastpath.sh uses that).
  * The module stays loaded only to be removed; it holds nothing.
  */
 #include <linux/module.h>
