@@ -358,7 +358,7 @@ static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err
 	if (c->json) {
 		printf("{");
 		json_kernel(stdout, s);
-		printf(", ");
+		printf(", \"source\": \"list\", ");
 	}
 	if (!report_begin(&o)) {
 		rc = KMP_EOUTPUT;
@@ -496,7 +496,10 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	}
 	if (c->json) {
-		printf("{\"kmempool_json\": %d, \"release\": ", KMP_JSON_VERSION);
+		/* The kernel object every command has, then the details of info's own. */
+		printf("{");
+		json_kernel(stdout, s);
+		printf(", \"complete\": true, \"release\": ");
 		kmp_json_string(stdout, s->release);
 		printf(", \"build_id\": ");
 		kmp_json_string(stdout, s->vi.build_id);

@@ -69,6 +69,8 @@ static void print_pool(FILE *f, bool json, const struct kmp_poolinfo *p, const c
 			fputs(", \"elem_size\": null", f);
 		fprintf(f, ", \"min_nr\": %" PRId64 ", \"curr_nr\": %" PRId64, p->min_nr,
 			p->curr_nr);
+		/* The list's counters, not read by the search: the same keys, unknown. */
+		fputs(", \"low_nr\": null, \"from_reserve\": null, \"waits\": null", f);
 		if (waiting_known)
 			fprintf(f, ", \"waiting\": %" PRIu64, waiting);
 		else
