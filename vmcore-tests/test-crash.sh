@@ -115,14 +115,21 @@ PYEOF
 			not_ok "$name: mempool ${opt[$j]}-j: JSON differs from the CLI's"
 		fi
 	done
-	# info: the same lines but the dump format.
+	# info: the same lines but the dump format, and where the symbols came
+	# from: crash's own table (symbol_value), every one where the vmlinux has it.
 	if [ -s "$c/ext-info" ] &&
-		diff <(grep -v '^dump format:' "$c/ext-info") <(grep -v '^dump format:' "$c/cli-info") >/dev/null &&
+		diff <(grep -v '^dump format:\|^symbols:' "$c/ext-info") <(grep -v '^dump format:' "$c/cli-info") >/dev/null &&
 		grep -qx 'dump format:    crash' "$c/ext-info"; then
 		ok "$name: mempool -i: the CLI's info ($(grep '^release:' "$c/ext-info" | tr -s ' '), $(grep '^panic:' "$c/ext-info" | cut -c1-40)...), format crash"
 	else
 		not_ok "$name: mempool -i differs from kmempool info"
 		diff "$c/cli-info" "$c/ext-info" | head -6 | sed 's/^/    /'
+	fi
+	if grep -qE '^symbols: +[1-9][0-9]* from crash, 0 at another address' "$c/ext-info" &&
+		! grep -q '^symbols:' "$c/cli-info"; then
+		ok "$name: the symbols come from crash's table: $(grep '^symbols:' "$c/ext-info" | tr -s ' ')"
+	else
+		not_ok "$name: symbols not from crash: $(grep '^symbols:' "$c/ext-info")"
 	fi
 	if grep -q 'Usage:' "$c/crash.log" && grep -q 'mempool \[-w | -s | -i\]' "$c/crash.log"; then
 		ok "$name: a bad option prints the usage"

@@ -533,6 +533,9 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 	printf("source:         %s\n", s->core.path);
 	printf("dump format:    %s\n", s->core.format);
 	printf("vmlinux:        %s\n", s->vml.path);
+	if (s->vml.symsrc)
+		printf("symbols:        %lu from %s, %lu at another address than the "
+		       "vmlinux's\n", s->vml.from_source, s->vml.symsrc->what, s->vml.disagree);
 	if (s->series)
 		printf("mempool format: %s\n", s->version);
 	else

@@ -31,6 +31,14 @@ static bool crash_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 
 static const struct kmp_mem_ops crash_mem_ops = { .read = crash_read };
 
+static bool crash_symbol(void *arg, const char *name, uint64_t *addr)
+{
+	(void)arg;
+	return target && target->symbol && target->symbol(name, addr);
+}
+
+static const struct kmp_symbol_source crash_symbols = { crash_symbol, NULL, "crash" };
+
 /* What main.c calls instead of kmp_session_open() in the extension. */
 int kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
 			   struct kmp_err *err)
@@ -40,6 +48,8 @@ int kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
 
 	if (!oo.vmlinux)
 		oo.vmlinux = target->vmlinux;
+	if (target->symbol)
+		oo.symsrc = &crash_symbols;
 	return kmp_session_open_mem(s, &oo, &mem, target->vmcoreinfo, target->source, "crash",
 				    err);
 }

@@ -18,6 +18,8 @@ struct kmp_crash_target {
 	const char *vmlinux;	/* the vmlinux with DWARF crash loaded */
 	const char *vmcoreinfo;	/* VMCOREINFO as KEY=VALUE lines */
 	const char *source;	/* the dump (for JSON and messages) */
+	/* A symbol's link-time (unrelocated) address from crash; false if unknown. */
+	bool (*symbol)(const char *name, uint64_t *addr);
 };
 
 /*

@@ -34,6 +34,18 @@ static bool crash_read(uint64_t addr, void *buf, size_t len)
 	return readmem(addr, KVADDR, buf, (long)len, "kmempool", RETURN_ON_ERROR | QUIET) == TRUE;
 }
 
+/*
+ * A symbol from crash's own table: symbol_value() is relocated (KASLR);
+ * kmempool wants the link-time address, so crash's relocation is undone.
+ */
+static bool crash_symbol(const char *name, uint64_t *addr)
+{
+	if (!symbol_exists((char *)name))
+		return false;
+	*addr = (uint64_t)(symbol_value((char *)name) + kt->relocate);
+	return true;
+}
+
 /* Append "KEY=value\n" from the dump's VMCOREINFO, or @fallback. */
 static void vmcoreinfo_line(char *buf, size_t size, const char *key, const char *fallback)
 {
@@ -109,6 +121,7 @@ static void cmd_mempool(void)
 	vmcoreinfo_line(vmcoreinfo, sizeof(vmcoreinfo), "CRASHTIME", NULL);
 
 	t.read = crash_read;
+	t.symbol = crash_symbol;
 	t.vmlinux = pc->namelist_debug ? pc->namelist_debug : pc->namelist;
 	t.vmcoreinfo = vmcoreinfo;
 	t.source = pc->dumpfile ? pc->dumpfile : "crash";

@@ -94,6 +94,7 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	if (!kmp_vmlinux_open(&s->vml, path, err))
 		return KMP_EVMLINUX;
 	s->vml_open = true;
+	s->vml.symsrc = o->symsrc;
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
 	if (!syms[S_BANNER].found ||
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,

@@ -21,6 +21,7 @@ struct kmp_options {
 	const char *moddebug[16];	/* --module-debug files or directories */
 	size_t nmoddebug;
 	struct kmp_limits lim;
+	const struct kmp_symbol_source *symsrc;	/* the crash extension's: crash's symbols */
 };
 
 struct kmp_session {

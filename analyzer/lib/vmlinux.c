@@ -176,14 +176,38 @@ static bool build_symidx(struct kmp_vmlinux *v, const struct kmp_symtab *t)
 	return true;
 }
 
+/*
+ * With a symbol source, its answer is the address; the size comes from the
+ * file where both agree (crash keeps no sizes), and a disagreement is
+ * counted (a vmlinux that is not the one the source loaded).
+ */
+static void symbols_from_source(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
+{
+	for (size_t i = 0; v->symsrc && i < n; i++) {
+		uint64_t addr;
+
+		if (!v->symsrc->lookup(v->symsrc->arg, syms[i].name, &addr))
+			continue;
+		v->from_source++;
+		if (syms[i].found && syms[i].addr != addr) {
+			v->disagree++;
+			syms[i].size = 0;
+		}
+		syms[i].addr = addr;
+		syms[i].found = true;
+	}
+}
+
 void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 {
 	struct kmp_symtab t;
 
 	for (size_t i = 0; i < n; i++)
 		syms[i].found = false;
-	if (!kmp_vmlinux_symtab(v, &t) || (!v->symidx && !build_symidx(v, &t)))
+	if (!kmp_vmlinux_symtab(v, &t) || (!v->symidx && !build_symidx(v, &t))) {
+		symbols_from_source(v, syms, n);
 		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		for (size_t slot = name_hash(syms[i].name) & v->symidx_mask;
 		     v->symidx[slot] != 0xffffffffu; slot = (slot + 1) & v->symidx_mask) {
@@ -197,6 +221,7 @@ void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 			}
 		}
 	}
+	symbols_from_source(v, syms, n);
 }
 
 bool kmp_vmlinux_read(struct kmp_vmlinux *v, uint64_t addr, void *buf, size_t len)

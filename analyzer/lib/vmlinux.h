@@ -11,7 +11,20 @@
 #include "kmp.h"
 #include "layout.h"
 
+/*
+ * Where symbols come from besides the file: the crash extension asks
+ * crash (issue 11).  lookup() gives a symbol's link-time address.
+ */
+struct kmp_symbol_source {
+	bool (*lookup)(void *arg, const char *name, uint64_t *addr);
+	void *arg;
+	const char *what;	/* "crash" */
+};
+
 struct kmp_vmlinux {
+	const struct kmp_symbol_source *symsrc;	/* NULL: the file's .symtab only */
+	unsigned long from_source;	/* symbols the source gave */
+	unsigned long disagree;		/* ... at another address than the file's */
 	int fd;
 	Elf *elf;
 	Dwarf *dwarf;
