@@ -386,6 +386,7 @@ out:
 }
 
 struct waiters_out {
+	FILE *f;
 	bool json;
 	size_t n;
 };
@@ -395,67 +396,112 @@ static void print_waiter(const struct kmp_waiter *w, void *arg)
 	struct waiters_out *o = arg;
 
 	if (o->json) {
-		printf("%s{\"pid\": %" PRId64 ", \"comm\": ", o->n ? ", " : "", w->pid);
-		kmp_json_string(stdout, w->comm);
-		printf(", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"}",
-		       kmp_task_state(w->state), w->task);
+		fprintf(o->f, "%s{\"pid\": %" PRId64 ", \"comm\": ", o->n ? ", " : "", w->pid);
+		kmp_json_string(o->f, w->comm);
+		fprintf(o->f, ", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"}",
+			kmp_task_state(w->state), w->task);
 	} else {
-		printf("    pid %-7" PRId64 " %-16s %s\n", w->pid, w->comm,
-		       kmp_task_state(w->state));
+		fprintf(o->f, "    pid %-7" PRId64 " %-16s %s\n", w->pid, w->comm,
+			kmp_task_state(w->state));
 	}
 	o->n++;
 }
 
+/* waiters from the list, streamed like the report: each waiting pool as it comes. */
+struct waiting_out {
+	struct report_out r;	/* r.n: pools shown */
+	struct kmp_session *s;
+	const struct kmp_limits *lim;
+	int wrc;		/* the first wait queue that could not be read */
+	struct kmp_err werr;
+};
+
+static bool waiting_pool(const struct kmp_pool *p, void *arg, struct kmp_err *err)
+{
+	struct waiting_out *o = arg;
+	struct waiters_out wo = { o->r.f, o->r.json, 0 };
+	struct kmp_err werr;
+	int wrc;
+
+	if (!p->waiting && !p->waiting_unknown)
+		return true;
+	if (o->r.json) {
+		fprintf(o->r.f, "%s\n  ", o->r.n ? "," : "");
+		kmp_json_pool_open(o->r.f, p);
+		fputs(", \"waiters\": [", o->r.f);
+	} else {
+		kmp_report_pool(o->r.f, p);
+	}
+	o->r.n++;
+	wrc = kmp_read_waiters(&o->s->core.mem, &o->s->layout, p->addr, o->lim, print_waiter,
+			       &wo, &werr);
+	if (o->r.json)
+		fputs("]}", o->r.f);
+	if (wrc != KMP_OK && o->wrc == KMP_OK) {
+		o->wrc = wrc;
+		o->werr = werr;
+	}
+	if (ferror(o->r.f)) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool waiting_restart(void *arg, struct kmp_err *err)
+{
+	struct waiting_out *o = arg;
+
+	o->wrc = KMP_OK;
+	return report_restart(&o->r, err);
+}
+
 static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
-	struct kmp_pools pools = { 0 };
-	int rc = kmp_read_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim,
-				&pools, err);
-	size_t shown = 0;
+	struct waiting_out o = { { stdout, c->json, s->core.mem.live, s->version, 0 }, s,
+				 &c->o.lim, KMP_OK, { 0 } };
+	struct kmp_pool_sink sink = { waiting_pool, waiting_restart, &o };
+	struct kmp_pools st = { 0 };
+	int rc;
 
+	if (o.r.tmp && !(o.r.f = tmpfile())) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot make a temporary file: %s",
+			   strerror(errno));
+		return KMP_EOUTPUT;
+	}
 	if (c->json) {
 		printf("{");
 		json_kernel(stdout, s);
-		printf(", \"source\": \"list\", \"pools\": [");
-	} else {
-		kmp_report_header(stdout, s->version);
+		printf(", \"source\": \"list\", ");
 	}
-	for (size_t i = 0; i < pools.n; i++) {
-		const struct kmp_pool *p = &pools.v[i];
-		struct waiters_out wo = { c->json, 0 };
-		struct kmp_err werr;
-		int wrc;
-
-		if (!p->waiting)
-			continue;
-		if (c->json) {
-			printf("%s\n  ", shown ? "," : "");
-			kmp_json_pool_open(stdout, p);
-			printf(", \"waiters\": [");
-		} else {
-			kmp_report_pool(stdout, p);
-		}
-		shown++;
-		wrc = kmp_read_waiters(&s->core.mem, &s->layout, p->addr, &c->o.lim,
-				       print_waiter, &wo, &werr);
-		if (c->json)
-			printf("]}");
-		if (wrc != KMP_OK && rc == KMP_OK) {
-			*err = werr;
-			rc = wrc;
-		}
+	if (!report_begin(&o.r)) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
+		rc = KMP_EOUTPUT;
+		goto out;
+	}
+	rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, &sink, &st,
+			    err);
+	if (rc == KMP_OK && o.wrc != KMP_OK) {
+		*err = o.werr;
+		rc = o.wrc;
+	}
+	if (o.r.tmp && !copy_out(o.r.f, stdout) && err->kind != KMP_ERR_OUTPUT) {
+		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
+		rc = KMP_EOUTPUT;
 	}
 	if (c->json) {
 		printf("\n], ");
 		json_status(stdout, rc, err);
 		printf("}\n");
-	} else if (!shown && rc == KMP_OK) {
+	} else if (!o.r.n && rc == KMP_OK) {
 		printf("# no task is waiting on any mempool\n");
-	} else if (!shown) {
+	} else if (!o.r.n) {
 		printf("# no task found waiting on the pools read; the list was not read "
 		       "to its end (see stderr)\n");
 	}
-	kmp_pools_free(&pools);
+out:
+	if (o.r.tmp)
+		fclose(o.r.f);
 	return rc;
 }
 
