@@ -109,6 +109,36 @@ test-stock: deps
 test: deps
 	@bash vmcore-tests/run-tests.sh
 
+# One target per test group of `make test`, for quick iteration (issue 12);
+# each builds what it needs first (cached).  Also test-stress, test-stock,
+# test-install, test-crash, test-json, test-top, deb above and below.
+test-analyzer: analyzer-check
+
+test-fuzz: deps
+	@$(MAKE) -s -C analyzer O=$(B)/analyzer fuzz-smoke
+
+test-series: kernel
+	@bash vmcore-tests/test-series.sh
+
+test-rig: initrd
+	@bash vmcore-tests/test-rig.sh
+
+test-live: initrd
+	@bash vmcore-tests/test-live.sh
+
+test-md: initrd
+	@bash vmcore-tests/test-md.sh
+
+test-scale: initrd
+	@bash vmcore-tests/test-scale.sh
+
+test-noproc: initrd-noproc
+	@bash vmcore-tests/test-noproc.sh
+
+test-kdump: initrd
+	@$(MAKE) -s -C analyzer O=$(B)/analyzer $(B)/analyzer/kmempool-asan $(B)/analyzer/fake_vmlinux
+	@bash vmcore-tests/test-kdump.sh
+
 demo: deps
 	@bash vmcore-tests/demo.sh
 
@@ -162,4 +192,6 @@ distclean:
 	kernel-debug module-debug initrd-debug test-stress stress \
 	debian-kernel module-stock initrd-stock stock test-stock \
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
+	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
+	test-kdump \
 	kernel-stock-tiny bench-fastpath test-fastpath

@@ -52,6 +52,11 @@ if [ $built = 1 ]; then
 else
 	echo "not ok - VM tests: not run, the build failed" | tee -a "$LOG"
 fi
+# The debug flavor (KASAN, lockdep, DEBUG_LIST, kmemleak; issue 12) and the
+# stress run on it: STRESS_SECONDS of loops, 45 here (make stress: 600).
+if step "build: the debug flavor (KASAN, lockdep, kmemleak)" build initrd-debug; then
+	step "stress" env STRESS_SECONDS="${STRESS_SECONDS:-45}" bash "$ROOT/vmcore-tests/test-stress.sh"
+fi
 # Debian's own kernel (no series): builds its own inputs (cached under
 # build/debian, build/module-stock, build/initrd/stock.cpio.gz), then the VM.
 step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"

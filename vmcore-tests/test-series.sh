@@ -3,6 +3,10 @@
 # patch applies in order, checkpatch --strict reports nothing, every patch
 # is signed off, and the tree builds (vmlinux and modules, with the test
 # config) after each patch.  KMP_SERIES_BUILD=0 skips the builds, and says so.
+# A build that passed is remembered in build/series-cache/, keyed by a hash
+# of the tarball's version, the compiler, the config and patches 1-N; a
+# rerun with the same inputs reports that result (and says "cached")
+# instead of building again.  KMP_SERIES_CACHE=0 builds every time.
 GROUP=series
 . "$(dirname "$0")/lib.sh"
 TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -21,6 +25,11 @@ MK=(make -C "$SRC" O="$OBJ" CC="$CC" -j"$(nproc)")
 if [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
 	cp "$B/kernel/.config" "$OBJ/.config"
 fi
+CACHE=$B/series-cache; mkdir -p "$CACHE"
+cache_in=$(echo "$ver"; stat -c '%s %Y' "$TARBALL"; gcc --version | head -1
+	sha256sum < "$B/kernel/.config"; echo "olddefconfig, vmlinux modules")
+# build_key N: what the build with patches 1-N depends on
+build_key() { (echo "$cache_in"; cat "${PATCHES[@]:0:$1}") | sha256sum | cut -c1-16; }
 # kernel-doc warnings in the files the series touches, before and after.
 mapfile -t TOUCHED < <(grep -h '^+++ b/' "${PATCHES[@]}" | sed 's|^+++ b/||' |
 	grep -E '\.(c|h)$' | sort -u)
@@ -44,12 +53,17 @@ for p in "${PATCHES[@]}"; do
 		not_ok "$name: checkpatch.pl --strict reports:"; echo "$out" | head -20 | sed 's/^/    /'
 	fi
 	check "$name is signed off" grep -q '^Signed-off-by: ' "$p"
-	if [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
+	key=$(build_key $n)
+	if [ "${KMP_SERIES_BUILD:-1}" = 1 ] && [ "${KMP_SERIES_CACHE:-1}" = 1 ] &&
+	   [ -s "$CACHE/$key" ]; then
+		ok "the tree builds with patches 1-$n (cached: $(cat "$CACHE/$key"), same tarball, compiler, config and patches, key $key)"
+	elif [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
 		stage "building with patches 1-$n"
 		start=$(date +%s)
 		if "${MK[@]}" -s olddefconfig > "$S/build-$n.log" 2>&1 &&
 		   "${MK[@]}" vmlinux modules >> "$S/build-$n.log" 2>&1; then
 			ok "the tree builds with patches 1-$n ($(( $(date +%s) - start )) s)"
+			echo "built $(date -u '+%F %H:%M') UTC in $(( $(date +%s) - start )) s" > "$CACHE/$key"
 		else
 			not_ok "the tree does not build with patches 1-$n (log: $S/build-$n.log)"
 			grep -E 'error' "$S/build-$n.log" | head -10 | sed 's/^/    /'
