@@ -48,7 +48,7 @@
 #define WQE_OFF		0xe00000ULL
 #define KTEXT_PHYS	0x1000000ULL
 #define PAGE		4096ULL
-#define MAX_POOLS	1000
+#define MAX_POOLS	20000
 #define MAX_VI		32
 
 struct region {
