@@ -137,6 +137,10 @@ fi
 # The scan against guest memory size: a 4 GiB guest of the patched kernel
 # (the hang scenario of the kdump test), captured once and kept.
 G4=$B/bench/kd-4g
+# Kept only for the kernel it was captured from: keyed by the kernel's .key.
+if [ -f "$G4/dump-zlib" ] && ! cmp -s "$G4/kernel.key" "$B/kernel/.key" 2>/dev/null; then
+	rm -rf "$G4"
+fi
 if [ ! -f "$G4/dump-zlib" ] && [ -f "$B/kernel/bzImage" ] && [ -f "$B/initrd/test.cpio.gz" ]; then
 	echo "==> [bench] capturing a dump of a 4 GiB guest (once; about a minute under TCG)"
 	mkdir -p "$G4.in"
@@ -147,7 +151,8 @@ if [ ! -f "$G4/dump-zlib" ] && [ -f "$B/kernel/bzImage" ] && [ -f "$B/initrd/tes
 		--input "$G4.in/scenario" --input "$G4.in/module.params" --input "$B/kernel/bzImage" \
 		--input "$B/initrd/test.cpio.gz" --append "crashkernel=128M" --mem 4096 \
 		--scratch 256 --timeout 300 --out "$G4" > /dev/null; then
-		/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$G4" > /dev/null
+		/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$G4" > /dev/null &&
+			cp "$B/kernel/.key" "$G4/kernel.key"
 	fi
 fi
 if [ -f "$G4/dump-zlib" ]; then
