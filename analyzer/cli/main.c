@@ -621,6 +621,15 @@ int main(int argc, char **argv)
 		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel's /proc/mempool format is version '%s'; "
 			   "kmempool %s knows %s", s.version, KMP_VERSION, kmp_formats_known());
 		rc = KMP_EFORMAT;
+	} else if (rc == KMP_OK && s.series && strcmp(c.command, "info") &&
+		   strcmp(c.command, "scan") &&
+		   !strcmp(s.version, "1.1") != (s.layout.nr_fail.ok && s.layout.nr_empty.ok)) {
+		/* Format 1.1 appended failed and emptied: the DWARF must agree. */
+		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel says /proc/mempool format %s, but its "
+			   "struct mempool_s %s the 1.1 counters (nr_fail, nr_empty): a vmlinux "
+			   "of another build?", s.version,
+			   s.layout.nr_fail.ok ? "has" : "lacks");
+		rc = KMP_EFORMAT;
 	}
 	if (rc == KMP_OK) {
 		if (!strcmp(c.command, "info"))
