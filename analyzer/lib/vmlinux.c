@@ -61,7 +61,10 @@ bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 	}
 	v->elf = elf_begin(v->fd, ELF_C_READ_MMAP, NULL);
 	if (!v->elf || elf_kind(v->elf) != ELF_K_ELF || !gelf_getehdr(v->elf, &eh)) {
-		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s is not an ELF file", path);
+		int e = elf_errno();
+
+		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s is not an ELF file%s%s%s", path,
+			   e ? " (libelf: " : "", e ? elf_errmsg(e) : "", e ? ")" : "");
 		goto fail;
 	}
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
@@ -70,8 +73,8 @@ bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 	}
 	v->dwarf = dwarf_begin_elf(v->elf, DWARF_C_READ, NULL);
 	if (!v->dwarf) {
-		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s has no DWARF debug info (build with CONFIG_DEBUG_INFO)",
-			   path);
+		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s has no DWARF debug info (build with "
+			   "CONFIG_DEBUG_INFO; libdw: %s)", path, dwarf_errmsg(-1));
 		goto fail;
 	}
 	read_build_id(v);
