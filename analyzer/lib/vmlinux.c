@@ -61,10 +61,11 @@ bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 	}
 	v->elf = elf_begin(v->fd, ELF_C_READ_MMAP, NULL);
 	if (!v->elf || elf_kind(v->elf) != ELF_K_ELF || !gelf_getehdr(v->elf, &eh)) {
-		int e = elf_errno();
+		const char *why = elf_errmsg(elf_errno());
+		bool say = why && strcmp(why, "no error");
 
 		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s is not an ELF file%s%s%s", path,
-			   e ? " (libelf: " : "", e ? elf_errmsg(e) : "", e ? ")" : "");
+			   say ? " (libelf: " : "", say ? why : "", say ? ")" : "");
 		goto fail;
 	}
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
