@@ -78,7 +78,8 @@ static double cpu_ms(void)
 }
 
 static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools *pools,
-			const char *version, const struct kmp_top_opts *o, int rc)
+			const char *version, const struct kmp_top_opts *o, int rc,
+			const struct kmp_err *err)
 {
 	bool v11 = pools->n && pools->v[0].v11;
 	size_t shown = pools->n, waiting = 0, empty = 0;
@@ -96,7 +97,8 @@ static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools
 		fputs("\033[H\033[J", f);
 	fprintf(f, "# kmempool top - %s - refresh %" PRIu64 " - format %s - %zu pools, %zu empty, "
 		"%zu with waiters%s\n", when, t->refreshes, version, pools->n, empty, waiting,
-		rc == KMP_OK ? "" : " - list not read to its end");
+		rc == KMP_OK ? "" : err->kind == KMP_ERR_CHANGED ?
+		" - the list changed while read (partial)" : " - list not read to its end");
 	fprintf(f, "# %-22s %-7s %9s %6s %7s %6s %12s %8s %8s %8s %7s %-*s", "name", "type",
 		"elem_size", "min_nr", "curr_nr", "low_nr", "from_reserve", "+reserve", "waits",
 		"+waits", "waiting", v11 ? 12 : 0, "owner");
@@ -112,10 +114,16 @@ static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools
 
 		delta(dr, sizeof(dr), q, p->nr_reserve, q ? q->nr_reserve : 0);
 		delta(dw, sizeof(dw), q, p->nr_wait, q ? q->nr_wait : 0);
+		char wt[24];
+
+		if (p->waiting_unknown)
+			snprintf(wt, sizeof(wt), "?");
+		else
+			snprintf(wt, sizeof(wt), "%" PRIu64, p->waiting);
 		fprintf(f, "%-24s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6" PRId64 " %12" PRIu64
-			" %8s %8" PRIu64 " %8s %7" PRIu64 " %-*s", p->name, p->type, p->elem_size,
+			" %8s %8" PRIu64 " %8s %7s %-*s", p->name, p->type, p->elem_size,
 			p->min_nr, p->curr_nr, p->low_nr, p->nr_reserve, dr, p->nr_wait, dw,
-			p->waiting, v11 ? 12 : 0, p->owner);
+			wt, v11 ? 12 : 0, p->owner);
 		if (v11) {
 			delta(df, sizeof(df), q, p->nr_fail, q ? q->nr_fail : 0);
 			delta(de, sizeof(de), q, p->nr_empty, q ? q->nr_empty : 0);
@@ -141,7 +149,7 @@ int kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struc
 	if (pools.n)
 		qsort(pools.v, pools.n, sizeof(*pools.v), cmp_pool);
 	t->refreshes++;
-	print_table(f, t, &pools, version, o, rc);
+	print_table(f, t, &pools, version, o, rc, err);
 	prev = malloc((pools.n ? pools.n : 1) * sizeof(*prev));
 	if (!prev) {
 		kmp_pools_free(&pools);
