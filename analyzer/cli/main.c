@@ -343,14 +343,19 @@ static bool copy_out(FILE *from, FILE *to)
 	return !ferror(from);
 }
 
-static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+/*
+ * The frame the report and waiters share: JSON's opening keys, the header,
+ * the walk into @sink (whose arg begins with @o), the temporary file of a
+ * live walk copied out.  Returns the walk's status (KMP_EOUTPUT: nothing
+ * more should be written).
+ */
+static int stream_list(struct kmp_session *s, const struct cli *c, struct report_out *o,
+		       const struct kmp_pool_sink *sink, struct kmp_err *err)
 {
-	struct report_out o = { stdout, c->json, s->core.mem.live, s->version, 0 };
-	struct kmp_pool_sink sink = { report_pool, report_restart, &o };
 	struct kmp_pools st = { 0 };
 	int rc;
 
-	if (o.tmp && !(o.f = tmpfile())) {
+	if (o->tmp && !(o->f = tmpfile())) {
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot make a temporary file: %s",
 			   strerror(errno));
 		return KMP_EOUTPUT;
@@ -360,28 +365,42 @@ static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err
 		json_kernel(stdout, s);
 		printf(", \"source\": \"list\", ");
 	}
-	if (!report_begin(&o)) {
+	if (!report_begin(o)) {
 		rc = KMP_EOUTPUT;
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
 		goto out;
 	}
-	rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, &sink, &st,
+	rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, sink, &st,
 			    err);
 	if (c->verbose && st.attempts > 1)
 		fprintf(stderr, "kmempool: note: mempool_list changed while it was read; walked "
 			"%u times from the head\n", st.attempts);
-	if (o.tmp && !copy_out(o.f, stdout) && err->kind != KMP_ERR_OUTPUT) {
+	if (o->tmp && !copy_out(o->f, stdout) && err->kind != KMP_ERR_OUTPUT) {
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
 		rc = KMP_EOUTPUT;
 	}
-	if (c->json) {
-		printf("\n], ");
-		json_status(stdout, rc, err);
-		printf("}\n");
-	}
 out:
-	if (o.tmp)
-		fclose(o.f);
+	if (o->tmp)
+		fclose(o->f);
+	o->f = stdout;
+	return rc;
+}
+
+static void json_end(int rc, const struct kmp_err *err)
+{
+	printf("\n], ");
+	json_status(stdout, rc, err);
+	printf("}\n");
+}
+
+static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+{
+	struct report_out o = { stdout, c->json, s->core.mem.live, s->version, 0 };
+	struct kmp_pool_sink sink = { report_pool, report_restart, &o };
+	int rc = stream_list(s, c, &o, &sink, err);
+
+	if (c->json && rc != KMP_EOUTPUT)
+		json_end(rc, err);
 	return rc;
 }
 
@@ -461,47 +480,21 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 	struct waiting_out o = { { stdout, c->json, s->core.mem.live, s->version, 0 }, s,
 				 &c->o.lim, KMP_OK, { 0 } };
 	struct kmp_pool_sink sink = { waiting_pool, waiting_restart, &o };
-	struct kmp_pools st = { 0 };
-	int rc;
+	int rc = stream_list(s, c, &o.r, &sink, err);
 
-	if (o.r.tmp && !(o.r.f = tmpfile())) {
-		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot make a temporary file: %s",
-			   strerror(errno));
-		return KMP_EOUTPUT;
-	}
-	if (c->json) {
-		printf("{");
-		json_kernel(stdout, s);
-		printf(", \"source\": \"list\", ");
-	}
-	if (!report_begin(&o.r)) {
-		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
-		rc = KMP_EOUTPUT;
-		goto out;
-	}
-	rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, &sink, &st,
-			    err);
 	if (rc == KMP_OK && o.wrc != KMP_OK) {
 		*err = o.werr;
 		rc = o.wrc;
 	}
-	if (o.r.tmp && !copy_out(o.r.f, stdout) && err->kind != KMP_ERR_OUTPUT) {
-		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
-		rc = KMP_EOUTPUT;
-	}
-	if (c->json) {
-		printf("\n], ");
-		json_status(stdout, rc, err);
-		printf("}\n");
-	} else if (!o.r.n && rc == KMP_OK) {
+	if (rc == KMP_EOUTPUT)
+		return rc;
+	if (c->json)
+		json_end(rc, err);
+	else if (!o.r.n && rc == KMP_OK)
 		printf("# no task is waiting on any mempool\n");
-	} else if (!o.r.n) {
+	else if (!o.r.n)
 		printf("# no task found waiting on the pools read; the list was not read "
 		       "to its end (see stderr)\n");
-	}
-out:
-	if (o.r.tmp)
-		fclose(o.r.f);
 	return rc;
 }
 

@@ -349,7 +349,9 @@ int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 				 last, why.msg);
 		else
 			snprintf(what, sizeof(what), "mempool_list: %s", why.msg);
-		if (mem->live && retry_worth(&why))
+		if (why.kind == KMP_ERR_OUTPUT || why.kind == KMP_ERR_NOMEM)
+			*err = why;	/* the caller's trouble, not the list's */
+		else if (mem->live && retry_worth(&why))
 			kmp_fault(err, KMP_ERR_CHANGED, why.has_addr ? why.addr : last,
 				  "changed while it was read (%u walks from the head); the last "
 				  "walk: %s", st->attempts, what);
