@@ -40,6 +40,8 @@ step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
 # make install / uninstall into a staging DESTDIR (issue 11).
 step "install" bash "$ROOT/vmcore-tests/test-install.sh"
 step "series" bash "$ROOT/vmcore-tests/test-series.sh"
+# The checker of default pool names (issue 13), on fake trees.
+step "names" bash "$ROOT/kernel-patches/test-check-default-names.sh"
 if [ $built = 1 ]; then
 	step "rig" bash "$ROOT/vmcore-tests/test-rig.sh"
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
