@@ -205,7 +205,9 @@ static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err
 		return false;
 	}
 	prev = kmp_field_uint(la, &l->lh_prev);
-	if (!kmp_read_uint(a->mem, prev + l->lh_next.off, l->lh_next.size, &prev_next, &why) ||
+	/* list_del_init() leaves the node pointing at itself: gone from the list. */
+	if (prev == addr + l->list.off || kmp_field_uint(la, &l->lh_next) == addr + l->list.off ||
+	    !kmp_read_uint(a->mem, prev + l->lh_next.off, l->lh_next.size, &prev_next, &why) ||
 	    prev_next != addr + l->list.off) {
 		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " left the list "
 			  "while it was read", addr);

@@ -873,6 +873,7 @@ struct churn {
 	unsigned long reads, at;
 	bool flip;
 	size_t victim;		/* 1 or 2 (the last) */
+	bool init;		/* unlinked by list_del_init() and its name pointer cleared */
 };
 
 static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
@@ -888,10 +889,17 @@ static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 
 		set_next(f, before, after);
 		set_prev(f, after, before);
-		set_next(f, pool_node(v), 0xdead000000000100ULL);
-		set_prev(f, pool_node(v), 0xdead000000000122ULL);
-		/* The name's memory reused: a valid-looking string that is not its name. */
-		snprintf((char *)f->strs + v * STR_STRIDE, STR_STRIDE, "reused");
+		if (c->init) {
+			/* mempool_exit(): list_del_init(), then the name cleared. */
+			set_next(f, pool_node(v), pool_node(v));
+			set_prev(f, pool_node(v), pool_node(v));
+			put(pool_bytes(f, v), &L.name, 0);
+		} else {
+			/* mempool_destroy(): list_del(), the name freed and reused. */
+			set_next(f, pool_node(v), 0xdead000000000100ULL);
+			set_prev(f, pool_node(v), 0xdead000000000122ULL);
+			snprintf((char *)f->strs + v * STR_STRIDE, STR_STRIDE, "reused");
+		}
 	}
 	if (c->flip)
 		set_prev(f, pool_node(2), c->reads % 2 ? pool_node(1) : pool_node(0));
@@ -907,10 +915,10 @@ static void test_live(void)
 	struct fake f;
 	bool all_ok = true;
 
-	begin("live: a pool destroyed at any point of the walk is never half printed");
+	begin("live: a pool destroyed or exited at any point of the walk is never half printed");
 	/* How many reads does a quiet walk of 3 pools take? */
 	{
-		struct churn c = { &f, 0, 0, false, 1 };
+		struct churn c = { &f, 0, 0, false, 1, false };
 		struct kmp_mem mem = { &ops, &c, true };
 
 		fake_init(&f, 3);
@@ -922,9 +930,9 @@ static void test_live(void)
 		kmp_pools_free(&p);
 		fake_free(&f);
 	}
-	for (size_t victim = 1; victim <= 2; victim++) {
+	for (size_t victim = 1; victim <= 4; victim++) {
 		for (at = 1; at <= total + 1; at++) {
-			struct churn c = { &f, 0, at, false, victim };
+			struct churn c = { &f, 0, at, false, (victim - 1) % 2 + 1, victim > 2 };
 			struct kmp_mem mem = { &ops, &c, true };
 			char want[16];
 			int rc;
@@ -936,7 +944,7 @@ static void test_live(void)
 			nnotes = 0;
 			rc = kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err);
 			/* Complete; the victim only whole, under its own name, if read before. */
-			snprintf(want, sizeof(want), "pool-%zu", victim);
+			snprintf(want, sizeof(want), "pool-%zu", c.victim);
 			for (size_t i = 0; i < p.n; i++)
 				if (strncmp(p.v[i].name, "pool-", 5) ||
 				    (p.n == 2 && !strcmp(p.v[i].name, want)))
@@ -944,9 +952,9 @@ static void test_live(void)
 			if (rc != KMP_OK || nnotes || p.n < 2 || p.n > 3 ||
 			    strcmp(p.v[0].name, "pool-0")) {
 				all_ok = false;
-				CHECK(0, "pool %zu destroyed at read %lu: rc %d, %zu pools (%s, ...), "
-				      "notes %s", victim, at, rc, p.n, p.n ? p.v[p.n - 1].name : "",
-				      notes);
+				CHECK(0, "pool %zu %s at read %lu: rc %d, %zu pools (%s, ...), "
+				      "notes %s", c.victim, c.init ? "exited" : "destroyed", at, rc,
+				      p.n, p.n ? p.v[p.n - 1].name : "", notes);
 			}
 			retried += p.attempts > 1;
 			with1 += p.n == 3;
@@ -954,13 +962,13 @@ static void test_live(void)
 			fake_free(&f);
 		}
 	}
-	CHECK(all_ok && retried > 0 && with1 > 0, "2 x %lu points: %lu retried, %lu read "
+	CHECK(all_ok && retried > 0 && with1 > 0, "4 x %lu points: %lu retried, %lu read "
 	      "before the pool went", total + 1, retried, with1);
 	end();
 
 	begin("live: a list that never settles ends as changed, not corrupt");
 	{
-		struct churn c = { &f, 0, 0, true, 1 };
+		struct churn c = { &f, 0, 0, true, 1, false };
 		struct kmp_mem mem = { &ops, &c, true };
 
 		fake_init(&f, 3);
