@@ -311,8 +311,9 @@ int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 	struct pools_arg a = { mem, l, lim, sink, st, NULL, NULL, NULL, 0, 0 };
 	enum kmp_walk_status ws = KMP_WALK_BROKEN;
 	size_t size = l->pool_size ? l->pool_size : 1;
-	struct kmp_err why = { 0 };
+	struct kmp_err why = { 0 }, first = { 0 };
 	uint64_t last = head;
+	bool same = true;
 	int rc = KMP_OK;
 
 	a.buf = malloc(size);
@@ -341,6 +342,12 @@ int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 		ws = kmp_list_walk(mem, l, head, lim->max_pools, pool_visit, &a, &last, &why);
 		if (ws == KMP_WALK_DONE || !mem->live || !retry_worth(&why))
 			break;
+		/* The same failure at the same place every time is not a change. */
+		if (st->attempts == 1)
+			first = why;
+		else if (why.kind != first.kind || why.addr != first.addr ||
+			 strcmp(why.msg, first.msg))
+			same = false;
 	}
 	flush_notes(&a);
 	if (ws != KMP_WALK_DONE) {
@@ -353,10 +360,13 @@ int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 			snprintf(what, sizeof(what), "mempool_list: %s", why.msg);
 		if (why.kind == KMP_ERR_OUTPUT || why.kind == KMP_ERR_NOMEM)
 			*err = why;	/* the caller's trouble, not the list's */
-		else if (mem->live && retry_worth(&why))
+		else if (mem->live && retry_worth(&why) && !same)
 			kmp_fault(err, KMP_ERR_CHANGED, why.has_addr ? why.addr : last,
 				  "changed while it was read (%u walks from the head); the last "
 				  "walk: %s", st->attempts, what);
+		else if (mem->live && retry_worth(&why))
+			kmp_wraperr(err, &why, "%s (the same in %u walks from the head)", what,
+				    st->attempts);
 		else
 			kmp_wraperr(err, &why, "%s", what);
 		rc = KMP_EPARTIAL;

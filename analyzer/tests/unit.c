@@ -966,7 +966,7 @@ static void test_live(void)
 	      "before the pool went", total + 1, retried, with1);
 	end();
 
-	begin("live: a list that never settles ends as changed, not corrupt");
+	begin("live: a list that never settles ends as changed; a steady broken link is corrupt");
 	{
 		struct churn c = { &f, 0, 0, true, 1, false };
 		struct kmp_mem mem = { &ops, &c, true };
@@ -979,6 +979,22 @@ static void test_live(void)
 		      "kind %s after %u attempts: %s", kmp_errkind_name(err.kind), p.attempts,
 		      err.msg);
 		CHECK(strstr(err.msg, "changed while it was read"), "message: %s", err.msg);
+		kmp_pools_free(&p);
+		fake_free(&f);
+	}
+	/* A link that is broken the same way in every walk is corrupt, live too. */
+	{
+		struct churn c = { &f, 0, 0, false, 1, false };
+		struct kmp_mem mem = { &ops, &c, true };
+
+		fake_init(&f, 3);
+		set_prev(&f, pool_node(2), pool_node(0));
+		memset(&p, 0, sizeof(p));
+		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK &&
+		      err.kind == KMP_ERR_CORRUPT && p.attempts == KMP_LIVE_ATTEMPTS &&
+		      strstr(err.msg, "broken prev link") && strstr(err.msg, "the same in 8 walks"),
+		      "a steady broken link, live: kind %s after %u walks: %s",
+		      kmp_errkind_name(err.kind), p.attempts, err.msg);
 		kmp_pools_free(&p);
 		fake_free(&f);
 	}
