@@ -287,6 +287,11 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		if (!p.waiting_unknown)
 			break;
 	}
+	/* Live: a queue that cannot be walked may be a pool that was just moved or freed. */
+	if (p.waiting_unknown && a->mem->live && !still_listed(a, addr, err)) {
+		free(p.name);
+		return false;
+	}
 	if (p.waiting_unknown) {
 		note(a, "waiting count of mempool %s at 0x%" PRIx64 " is unknown (printed as "
 		     "?): wait queue: %s", p.name, addr, rerr.msg);
@@ -370,8 +375,13 @@ int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 		else
 			kmp_wraperr(err, &why, "%s", what);
 		rc = KMP_EPARTIAL;
+	} else if (mem->live && !st->skipped && st->uncounted) {
+		kmp_seterr(err, KMP_ERR_CHANGED, "%zu wait queue(s) changed while read and could "
+			   "not be counted (each named above, printed as ?); the rest of the report "
+			   "is complete", st->uncounted);
+		rc = KMP_EPARTIAL;
 	} else if (st->skipped || st->uncounted) {
-		kmp_seterr(err, mem->live && !st->skipped ? KMP_ERR_CHANGED : KMP_ERR_CORRUPT,
+		kmp_seterr(err, KMP_ERR_CORRUPT,
 			   "%zu mempool(s) left out as corrupt, %zu wait queue(s) not counted "
 			   "(each named above); the rest of the report is complete",
 			   st->skipped, st->uncounted);

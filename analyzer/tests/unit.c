@@ -982,6 +982,25 @@ static void test_live(void)
 		kmp_pools_free(&p);
 		fake_free(&f);
 	}
+	/* A live wait queue that cannot be walked, of a pool still listed: "?", changed. */
+	{
+		struct churn c = { &f, 0, 0, false, 1, false };
+		struct kmp_mem mem = { &ops, &c, true };
+
+		fake_init(&f, 3);
+		put_at(pool_bytes(&f, 1), L.wait.off + L.wqh_head.off + L.lh_next.off, 8, 0);
+		memset(&p, 0, sizeof(p));
+		p.note = note_capture;
+		notes[0] = '\0';
+		nnotes = 0;
+		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK &&
+		      err.kind == KMP_ERR_CHANGED && p.n == 3 && p.v[1].waiting_unknown &&
+		      !p.v[0].waiting_unknown && strstr(err.msg, "changed while read") &&
+		      nnotes == 1, "an uncountable live wait queue: kind %s, %zu pools, %d notes: %s",
+		      kmp_errkind_name(err.kind), p.n, nnotes, err.msg);
+		kmp_pools_free(&p);
+		fake_free(&f);
+	}
 	/* A link that is broken the same way in every walk is corrupt, live too. */
 	{
 		struct churn c = { &f, 0, 0, false, 1, false };
