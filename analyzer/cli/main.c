@@ -352,7 +352,7 @@ static bool copy_out(FILE *from, FILE *to)
 static int stream_list(struct kmp_session *s, const struct cli *c, struct report_out *o,
 		       const struct kmp_pool_sink *sink, struct kmp_err *err)
 {
-	struct kmp_pools st = { 0 };
+	struct kmp_pools st = { .clock = s->clock };
 	int rc;
 
 	if (o->tmp && !(o->f = tmpfile())) {
@@ -417,8 +417,14 @@ static void print_waiter(const struct kmp_waiter *w, void *arg)
 	if (o->json) {
 		fprintf(o->f, "%s{\"pid\": %" PRId64 ", \"comm\": ", o->n ? ", " : "", w->pid);
 		kmp_json_string(o->f, w->comm);
-		fprintf(o->f, ", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"}",
+		fprintf(o->f, ", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"",
 			kmp_task_state(w->state), w->task);
+		if (w->have_waited)
+			fprintf(o->f, ", \"waited\": %" PRIu64, w->waited);
+		fputc('}', o->f);
+	} else if (w->have_waited) {
+		fprintf(o->f, "    pid %-7" PRId64 " %-16s %s, waiting for %" PRIu64 " s\n",
+			w->pid, w->comm, kmp_task_state(w->state), w->waited);
 	} else {
 		fprintf(o->f, "    pid %-7" PRId64 " %-16s %s\n", w->pid, w->comm,
 			kmp_task_state(w->state));
@@ -452,8 +458,8 @@ static bool waiting_pool(const struct kmp_pool *p, void *arg, struct kmp_err *er
 		kmp_report_pool(o->r.f, p);
 	}
 	o->r.n++;
-	wrc = kmp_read_waiters(&o->s->core.mem, &o->s->layout, p->addr, o->lim, print_waiter,
-			       &wo, &werr);
+	wrc = kmp_read_waiters(&o->s->core.mem, &o->s->layout, p->addr, o->lim, &o->s->clock,
+			       print_waiter, &wo, &werr);
 	if (o->r.json)
 		fputs("]}", o->r.f);
 	if (wrc != KMP_OK && o->wrc == KMP_OK) {
@@ -501,7 +507,8 @@ static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_er
 /* top: the layout is loaded once (the session); each refresh reads the list again. */
 static int cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
-	struct kmp_top_opts to = { .delay = c->delay, .count = c->count, .lim = c->o.lim };
+	struct kmp_top_opts to = { .delay = c->delay, .count = c->count, .lim = c->o.lim,
+				   .clock = s->clock };
 	struct winsize ws;
 
 	if (!s->series) {
@@ -616,12 +623,11 @@ int main(int argc, char **argv)
 		rc = KMP_EFORMAT;
 	} else if (rc == KMP_OK && s.series && strcmp(c.command, "info") &&
 		   strcmp(c.command, "scan") &&
-		   !strcmp(s.version, "1.1") != (s.layout.nr_fail.ok && s.layout.nr_empty.ok)) {
-		/* Format 1.1 appended failed and emptied: the DWARF must agree. */
-		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel says /proc/mempool format %s, but its "
-			   "struct mempool_s %s the 1.1 counters (nr_fail, nr_empty): a vmlinux "
-			   "of another build?", s.version,
-			   s.layout.nr_fail.ok ? "has" : "lacks");
+		   strcmp(s.version, kmp_format_of_layout(&s.layout))) {
+		/* Each version appended columns whose data the DWARF must have. */
+		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel says /proc/mempool format %s, but the "
+			   "DWARF of struct mempool_s has the fields of format %s: a vmlinux of "
+			   "another build?", s.version, kmp_format_of_layout(&s.layout));
 		rc = KMP_EFORMAT;
 	}
 	if (rc == KMP_OK) {

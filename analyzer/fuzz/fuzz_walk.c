@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < pools.n; i++) {
 		size_t n = 0;
 
-		(void)kmp_read_waiters(&mem, &L, pools.v[i].addr, &lim, count_waiter, &n, &err);
+		(void)kmp_read_waiters(&mem, &L, pools.v[i].addr, &lim, NULL, count_waiter, &n, &err);
 	}
 	/* Every pool printed is one line: no name can add lines or columns. */
 	f = open_memstream(&text, &len);

@@ -16,7 +16,7 @@
 #include "layout_check.h"
 #include "vmlinux.h"
 
-enum { W_POOL, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_N };
+enum { W_POOL, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_N };
 
 static void load_enum(Dwarf_Die *e, struct kmp_layout *l)
 {
@@ -73,6 +73,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		[W_WQE] = { "wait_queue_entry", DW_TAG_structure_type },
 		[W_TASK] = { "task_struct", DW_TAG_structure_type },
 		[W_ENUM] = { "mempool_type", DW_TAG_enumeration_type },
+		[W_WAITER] = { "mempool_waiter", DW_TAG_structure_type },
 	};
 	Dwarf_Die cu;
 
@@ -117,6 +118,15 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		if (!kmp_dwarf_member(&w[W_POOL].die, "nr_fail", &l->nr_fail) ||
 		    !kmp_dwarf_member(&w[W_POOL].die, "nr_empty", &l->nr_empty))
 			l->nr_fail.ok = l->nr_empty.ok = false;
+		/* Format 1.2's oldest_wait and instance; all or nothing. */
+		l->v12 = l->nr_fail.ok &&
+			 kmp_dwarf_member(&w[W_POOL].die, "instance", &l->instance) &&
+			 w[W_WAITER].found &&
+			 kmp_dwarf_size(&w[W_WAITER].die, &l->waiter_size) &&
+			 kmp_dwarf_member(&w[W_WAITER].die, "entry", &l->waiter_entry) &&
+			 kmp_dwarf_member(&w[W_WAITER].die, "since", &l->waiter_since);
+		if (!l->v12)
+			l->instance.ok = l->waiter_entry.ok = l->waiter_since.ok = false;
 	}
 	NEED(w[W_LIST].die, lh_next, "next");
 	NEED(w[W_LIST].die, lh_prev, "prev");

@@ -32,6 +32,14 @@ struct kmp_layout {
 	struct kmp_field list, name, owner, elem_size, type, low_nr, nr_reserve, nr_wait;
 	/* optional: format 1.1 added them (failed, emptied); ok is false on 1.0 */
 	struct kmp_field nr_fail, nr_empty;
+	/*
+	 * Format 1.2 (oldest_wait, instance): mempool_s.instance, and struct
+	 * mempool_waiter around the wait queue entries of mm/mempool.c with
+	 * the jiffies its allocation first slept.  v12: all of them.
+	 */
+	bool v12;
+	struct kmp_field instance, waiter_entry, waiter_since;
+	uint64_t waiter_size;
 	/* struct list_head */
 	struct kmp_field lh_next, lh_prev;
 	/* struct wait_queue_head, struct wait_queue_entry */

@@ -36,6 +36,7 @@ bool kmp_layout_check(const struct kmp_layout *l, const char *path, struct kmp_e
 		{ "nr_wait", &l->nr_wait, true },
 		{ "nr_fail", &l->nr_fail, true },
 		{ "nr_empty", &l->nr_empty, true },
+		{ "instance", &l->instance, true },
 		{ "wait", &l->wait, false },
 	};
 	const struct named_field other[] = {
@@ -47,6 +48,8 @@ bool kmp_layout_check(const struct kmp_layout *l, const char *path, struct kmp_e
 		{ "task_struct.pid", &l->task_pid, true },
 		{ "task_struct.comm", &l->task_comm, false },
 		{ "task_struct.__state", &l->task_state, true },
+		{ "mempool_waiter.entry", &l->waiter_entry, false },
+		{ "mempool_waiter.since", &l->waiter_since, true },
 	};
 
 	if (l->pool_size == 0 || l->pool_size > KMP_MAX_STRUCT) {
@@ -85,6 +88,14 @@ bool kmp_layout_check(const struct kmp_layout *l, const char *path, struct kmp_e
 				   f->size);
 			return false;
 		}
+	}
+	if (l->v12 && (l->waiter_size > KMP_MAX_STRUCT ||
+		       l->waiter_since.off + l->waiter_since.size > l->waiter_size ||
+		       l->waiter_entry.off > l->waiter_size)) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: DWARF puts the members of struct mempool_waiter "
+			   "outside its %" PRIu64 " bytes (damaged debug info?)", path,
+			   l->waiter_size);
+		return false;
 	}
 	return true;
 }

@@ -45,6 +45,55 @@ bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint
 	return kmp_wait_queue_length_why(mem, l, pool, max, n, &why);
 }
 
+uint64_t kmp_jiffies_seconds(uint64_t now, uint64_t since, uint64_t hz)
+{
+	if (!hz || (int64_t)(now - since) <= 0)
+		return 0;
+	return (now - since) / hz;
+}
+
+/* A pool's wait queue: how many wait, and (format 1.2) the longest wait. */
+struct queue_arg {
+	struct kmp_mem *mem;
+	const struct kmp_layout *l;
+	bool ages;
+	uint64_t now, hz;
+	uint64_t n, oldest;
+};
+
+static bool queue_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct queue_arg *q = arg;
+	const struct kmp_layout *l = q->l;
+	uint64_t waiter = node - l->wqe_entry.off - l->waiter_entry.off, since, s;
+	struct kmp_err why;
+
+	q->n++;
+	if (!q->ages)
+		return true;
+	if (!kmp_read_uint(q->mem, waiter + l->waiter_since.off, l->waiter_since.size, &since,
+			   &why)) {
+		kmp_wraperr(err, &why, "waiter 0x%" PRIx64 ": %s", waiter, why.msg);
+		return false;
+	}
+	s = kmp_jiffies_seconds(q->now, since, q->hz);
+	if (s > q->oldest)
+		q->oldest = s;
+	return true;
+}
+
+static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			    uint64_t max, struct queue_arg *q, struct kmp_err *why)
+{
+	uint64_t last;
+
+	q->mem = mem;
+	q->l = l;
+	q->n = q->oldest = 0;
+	return kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, max, queue_visit, q,
+			     &last, why) == KMP_WALK_DONE;
+}
+
 #define NOTES_KEPT 16
 
 long kmp_live_pause_ns = 2000000L;
@@ -56,6 +105,8 @@ struct pools_arg {
 	const struct kmp_pool_sink *sink;
 	struct kmp_pools *st;
 	unsigned char *buf, *again;
+	bool have_now;		/* format 1.2: jiffies of this walk */
+	uint64_t now;
 	/* Notes of a live attempt are kept until it is known to be the last. */
 	char (*kept)[KMP_ERRLEN];
 	size_t nkept, dropped;
@@ -199,7 +250,9 @@ static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err
 	    kmp_field_uint(lb, &l->lh_next) != kmp_field_uint(la, &l->lh_next) ||
 	    kmp_field_uint(lb, &l->lh_prev) != kmp_field_uint(la, &l->lh_prev) ||
 	    kmp_field_uint(a->buf, &l->name) != kmp_field_uint(a->again, &l->name) ||
-	    kmp_field_uint(a->buf, &l->owner) != kmp_field_uint(a->again, &l->owner)) {
+	    kmp_field_uint(a->buf, &l->owner) != kmp_field_uint(a->again, &l->owner) ||
+	    (l->v12 && kmp_field_uint(a->buf, &l->instance) !=
+	     kmp_field_uint(a->again, &l->instance))) {
 		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
 			  "it was read", addr);
 		return false;
@@ -236,9 +289,10 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct pools_arg *a = arg;
 	const struct kmp_layout *l = a->l;
-	uint64_t addr = node - l->list.off, name, owner;
+	uint64_t addr = node - l->list.off, name, owner, instance = 0;
 	struct kmp_pool p = { .addr = addr };
 	char *owner_s = NULL, why[128];
+	struct queue_arg q = { 0 };
 	struct kmp_err rerr;
 	bool sent;
 	int ok;
@@ -266,8 +320,27 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		snprintf(p.owner, sizeof(p.owner), "%s", owner_s);
 		free(owner_s);
 	}
+	p.v12 = l->v12;
+	if (p.v12)
+		instance = kmp_field_uint(a->buf, &l->instance);
+	if (instance) {
+		ok = pool_string(a, addr, "instance", instance, KMP_NAME_MAX, &p.instance, why,
+				 sizeof(why), err);
+		if (ok <= 0) {
+			free(p.name);
+			return ok == 0 && bad_string(a, addr, "instance", instance, why, err);
+		}
+	} else {
+		p.instance = strdup("-");
+		if (!p.instance) {
+			free(p.name);
+			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+			return false;
+		}
+	}
 	if (a->mem->live && !still_listed(a, addr, err)) {
 		free(p.name);
+		free(p.instance);
 		return false;
 	}
 	p.type = kmp_type_name(l, kmp_field_int(a->buf, &l->type));
@@ -280,16 +353,23 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	p.v11 = l->nr_fail.ok && l->nr_empty.ok;
 	p.nr_fail = p.v11 ? kmp_field_uint(a->buf, &l->nr_fail) : 0;
 	p.nr_empty = p.v11 ? kmp_field_uint(a->buf, &l->nr_empty) : 0;
+	/* Format 1.2: the waiters' start times, if this walk knows the time and HZ. */
+	q.ages = p.v12 && a->have_now && a->st->clock.hz;
+	q.now = a->now;
+	q.hz = a->st->clock.hz;
 	/* A live queue changes as tasks come and go: count it again before giving up. */
 	for (int i = a->mem->live ? 3 : 1; i > 0; i--) {
-		p.waiting_unknown = !kmp_wait_queue_length_why(a->mem, l, addr, a->lim->max_waiters,
-							       &p.waiting, &rerr);
+		p.waiting_unknown = !wait_queue_scan(a->mem, l, addr, a->lim->max_waiters, &q,
+						     &rerr);
+		p.waiting = q.n;
+		p.oldest_wait = q.oldest;
 		if (!p.waiting_unknown)
 			break;
 	}
 	/* Live: a queue that cannot be walked may be a pool that was just moved or freed. */
 	if (p.waiting_unknown && a->mem->live && !still_listed(a, addr, err)) {
 		free(p.name);
+		free(p.instance);
 		return false;
 	}
 	if (p.waiting_unknown) {
@@ -297,9 +377,18 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		     "?): wait queue: %s", p.name, addr, rerr.msg);
 		a->st->uncounted++;
 		p.waiting = 0;
+		p.oldest_unknown = p.v12;
+		p.oldest_wait = 0;
+	} else if (p.v12 && p.waiting && !q.ages) {
+		note(a, "how long the tasks on mempool %s at 0x%" PRIx64 " have waited is unknown "
+		     "(printed as ?): %s", p.name, addr,
+		     a->have_now ? "HZ unknown (no tick_nsec)" : "jiffies unreadable");
+		a->st->uncounted++;
+		p.oldest_unknown = true;
 	}
 	sent = a->sink->pool(&p, a->sink->arg, err);
 	free(p.name);
+	free(p.instance);
 	return sent;
 }
 
@@ -313,7 +402,7 @@ int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 		   const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
 		   struct kmp_pools *st, struct kmp_err *err)
 {
-	struct pools_arg a = { mem, l, lim, sink, st, NULL, NULL, NULL, 0, 0 };
+	struct pools_arg a = { .mem = mem, .l = l, .lim = lim, .sink = sink, .st = st };
 	enum kmp_walk_status ws = KMP_WALK_BROKEN;
 	size_t size = l->pool_size ? l->pool_size : 1;
 	struct kmp_err why = { 0 }, first = { 0 };
@@ -344,6 +433,10 @@ int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 		}
 		st->skipped = st->uncounted = 0;
 		a.nkept = a.dropped = 0;
+		/* Format 1.2: "now" for the waits, read again for each live walk. */
+		a.have_now = l->v12 && st->clock.jiffies_addr &&
+			     kmp_read_uint(mem, st->clock.jiffies_addr, st->clock.jiffies_size,
+					   &a.now, &why);
 		ws = kmp_list_walk(mem, l, head, lim->max_pools, pool_visit, &a, &last, &why);
 		if (ws == KMP_WALK_DONE || !mem->live || !retry_worth(&why))
 			break;
@@ -413,7 +506,10 @@ static bool collect(const struct kmp_pool *p, void *arg, struct kmp_err *err)
 	q = &out->v[out->n];
 	*q = *p;
 	q->name = strdup(p->name);
-	if (!q->name) {
+	q->instance = p->instance ? strdup(p->instance) : NULL;
+	if (!q->name || (p->instance && !q->instance)) {
+		free(q->name);
+		free(q->instance);
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory after %zu pools", out->n);
 		return false;
 	}
@@ -426,8 +522,10 @@ static bool collect_restart(void *arg, struct kmp_err *err)
 	struct kmp_pools *out = arg;
 
 	(void)err;
-	for (size_t i = 0; i < out->n; i++)
+	for (size_t i = 0; i < out->n; i++) {
 		free(out->v[i].name);
+		free(out->v[i].instance);
+	}
 	out->n = 0;
 	return true;
 }
@@ -443,8 +541,10 @@ int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t hea
 
 void kmp_pools_free(struct kmp_pools *p)
 {
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		free(p->v[i].name);
+		free(p->v[i].instance);
+	}
 	free(p->v);
 	p->v = NULL;
 	p->n = p->cap = 0;
@@ -455,6 +555,8 @@ struct waiters_arg {
 	const struct kmp_layout *l;
 	kmp_waiter_fn fn;
 	void *arg;
+	bool ages;
+	uint64_t now, hz;
 };
 
 static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
@@ -481,17 +583,32 @@ static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
 		return false;
 	}
 	kmp_comm_clean(w.comm);
+	if (a->ages) {
+		uint64_t since, waiter = wqe - l->waiter_entry.off;
+
+		if (!kmp_read_uint(a->mem, waiter + l->waiter_since.off, l->waiter_since.size,
+				   &since, &why)) {
+			kmp_wraperr(err, &why, "waiter 0x%" PRIx64 ": %s", waiter, why.msg);
+			return false;
+		}
+		w.have_waited = true;
+		w.waited = kmp_jiffies_seconds(a->now, since, a->hz);
+	}
 	a->fn(&w, a->arg);
 	return true;
 }
 
 int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-		     const struct kmp_limits *lim, kmp_waiter_fn fn, void *arg,
-		     struct kmp_err *err)
+		     const struct kmp_limits *lim, const struct kmp_clock *clock,
+		     kmp_waiter_fn fn, void *arg, struct kmp_err *err)
 {
-	struct waiters_arg a = { mem, l, fn, arg };
+	struct waiters_arg a = { mem, l, fn, arg, false, 0, 0 };
 	struct kmp_err why;
 	uint64_t last;
+
+	if (l->v12 && clock && clock->hz && clock->jiffies_addr)
+		a.ages = kmp_read_uint(mem, clock->jiffies_addr, clock->jiffies_size, &a.now, &why);
+	a.hz = clock ? clock->hz : 0;
 
 	if (!l->have_tasks) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "the debug info lacks wait_queue_entry or task_struct members");

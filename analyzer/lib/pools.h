@@ -22,6 +22,20 @@ struct kmp_pool {
 	char owner[KMP_OWNER_MAX];
 	bool v11;		/* the kernel has format 1.1's counters: */
 	uint64_t nr_fail, nr_empty;
+	bool v12;		/* the kernel has format 1.2's columns: */
+	uint64_t oldest_wait;	/* seconds the first waiter has waited, 0: none */
+	bool oldest_unknown;	/* could not be told: print "?" */
+	char *instance;		/* malloc'ed; "-" when the pool has none */
+};
+
+/*
+ * The kernel's clock, for how long tasks have waited (format 1.2):
+ * jiffies at @jiffies_addr (re-read for every walk of live memory) and
+ * HZ (0: unknown, from tick_nsec).
+ */
+struct kmp_clock {
+	uint64_t jiffies_addr, jiffies_size;
+	uint64_t hz;
 };
 
 /*
@@ -36,6 +50,7 @@ struct kmp_pools {
 	size_t n, cap;
 	kmp_note_fn note;	/* set by the caller, may be NULL */
 	void *note_arg;
+	struct kmp_clock clock;	/* set by the caller; zero: no wait times */
 	size_t skipped;		/* pools left out as corrupt */
 	size_t uncounted;	/* pools printed whose wait queue could not be counted */
 	unsigned int attempts;	/* walks from the head (more than 1: live memory changed) */
@@ -59,6 +74,8 @@ struct kmp_waiter {
 	int64_t pid;
 	uint64_t state;
 	char comm[KMP_COMM_MAX];
+	bool have_waited;	/* format 1.2 kernel with a known clock: */
+	uint64_t waited;	/* seconds this allocation has waited */
 };
 
 struct kmp_limits {
@@ -101,12 +118,19 @@ void kmp_pools_free(struct kmp_pools *p);
 
 /*
  * Read the tasks waiting on the pool at @pool (its wait queue); @fn is
- * called for each.  Returns KMP_OK or KMP_EPARTIAL.
+ * called for each.  @clock (may be NULL) gives their wait times on a
+ * format 1.2 kernel.  Returns KMP_OK or KMP_EPARTIAL.
  */
 typedef void (*kmp_waiter_fn)(const struct kmp_waiter *w, void *arg);
 int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-		     const struct kmp_limits *lim, kmp_waiter_fn fn, void *arg,
-		     struct kmp_err *err);
+		     const struct kmp_limits *lim, const struct kmp_clock *clock,
+		     kmp_waiter_fn fn, void *arg, struct kmp_err *err);
+
+/*
+ * Seconds from @since to @now (jiffies) at @hz; a @since after @now (a
+ * task that began to wait after @now was read) counts as 0.
+ */
+uint64_t kmp_jiffies_seconds(uint64_t now, uint64_t since, uint64_t hz);
 
 /*
  * The number of entries on the wait queue of the pool at @pool (at most

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmempool: the /proc/mempool format.  It is defined by the kernel patch
- * (mm/mempool.c, mempool_seq_show()); this file reproduces versions 1.0
- * and 1.1 (which appended the columns failed and emptied) byte for byte,
- * each kernel in its own version.
+ * (mm/mempool.c, mempool_seq_show()); this file reproduces versions 1.0,
+ * 1.1 (which appended the columns failed and emptied) and 1.2 (which
+ * appended oldest_wait and instance) byte for byte, each kernel in its own
+ * version.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -12,12 +13,21 @@
 
 bool kmp_format_known(const char *version)
 {
-	return !strcmp(version, "1.0") || !strcmp(version, "1.1");
+	return !strcmp(version, "1.0") || !strcmp(version, "1.1") || !strcmp(version, "1.2");
 }
 
 const char *kmp_formats_known(void)
 {
-	return "1.0, 1.1";
+	return "1.0, 1.1, 1.2";
+}
+
+const char *kmp_format_of_layout(const struct kmp_layout *l)
+{
+	if (l->v12)
+		return "1.2";
+	if (l->nr_fail.ok && l->nr_empty.ok)
+		return "1.1";
+	return "1.0";
 }
 
 void kmp_report_header(FILE *f, const char *version)
@@ -26,8 +36,10 @@ void kmp_report_header(FILE *f, const char *version)
 	fprintf(f, "# %-22s %-7s %9s %6s %7s %6s %12s %8s %7s %s",
 		"name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
 		"from_reserve", "waits", "waiting", "owner");
-	if (!strcmp(version, "1.1"))
+	if (!strcmp(version, "1.1") || !strcmp(version, "1.2"))
 		fputs(" failed emptied", f);
+	if (!strcmp(version, "1.2"))
+		fputs(" oldest_wait instance", f);
 	fputc('\n', f);
 }
 
@@ -46,6 +58,10 @@ void kmp_report_pool(FILE *f, const struct kmp_pool *p)
 		p->nr_reserve, p->nr_wait, waiting, p->owner);
 	if (p->v11)
 		fprintf(f, " %" PRIu64 " %" PRIu64, p->nr_fail, p->nr_empty);
+	if (p->v12 && p->oldest_unknown)
+		fprintf(f, " ? %s", p->instance);
+	else if (p->v12)
+		fprintf(f, " %" PRIu64 " %s", p->oldest_wait, p->instance);
 	fputc('\n', f);
 }
 
@@ -98,4 +114,16 @@ void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
 	if (p->v11)
 		fprintf(f, ", \"failed\": %" PRIu64 ", \"emptied\": %" PRIu64, p->nr_fail,
 			p->nr_empty);
+	if (p->v12) {
+		fputs(", \"oldest_wait\": ", f);
+		if (p->oldest_unknown)
+			fputs("null", f);
+		else
+			fprintf(f, "%" PRIu64, p->oldest_wait);
+		fputs(", \"instance\": ", f);
+		if (!strcmp(p->instance, "-"))
+			fputs("null", f);
+		else
+			kmp_json_string(f, p->instance);
+	}
 }

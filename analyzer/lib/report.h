@@ -11,6 +11,8 @@
 bool kmp_format_known(const char *version);
 /* The known versions, for messages: "1.0". */
 const char *kmp_formats_known(void);
+/* The format whose columns the DWARF of struct mempool_s has: "1.1". */
+const char *kmp_format_of_layout(const struct kmp_layout *l);
 
 void kmp_report_header(FILE *f, const char *version);
 void kmp_report_pool(FILE *f, const struct kmp_pool *p);

@@ -42,7 +42,7 @@ static uint64_t page_size(const char *vmcoreinfo)
 	return 4096;
 }
 
-enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_N };
+enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK, S_N };
 
 int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		     struct kmp_err *err)
@@ -58,6 +58,29 @@ int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 	return kmp_session_attach(s, o, err);
 }
 
+/*
+ * The clock for format 1.2's wait times: jiffies_64, and HZ from
+ * tick_nsec (the length of a tick in ns, NTP-adjusted by a few ppm at
+ * most, so rounding 10^9 / tick_nsec gives CONFIG_HZ).  Left zero when
+ * either is missing or implausible; the waits are then printed as "?".
+ */
+static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
+			  const struct kmp_sym *tick)
+{
+	uint64_t tick_nsec, size = tick->size ? tick->size : 8;
+	struct kmp_err why;
+
+	memset(&s->clock, 0, sizeof(s->clock));
+	if (!jiffies->found || !tick->found || (jiffies->size != 8 && jiffies->size != 4) ||
+	    size > 8 ||
+	    !kmp_read_uint(&s->core.mem, tick->addr + s->kaslr, size, &tick_nsec, &why) ||
+	    tick_nsec < 100000 || tick_nsec > 100000000)	/* HZ 10 .. 10000 */
+		return;
+	s->clock.jiffies_addr = jiffies->addr + s->kaslr;
+	s->clock.jiffies_size = jiffies->size;
+	s->clock.hz = (1000000000u + tick_nsec / 2) / tick_nsec;
+}
+
 int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		       struct kmp_err *err)
 {
@@ -68,6 +91,8 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		[S_CUFN] = { "mempool_exit" },
 		[S_PRB] = { "prb" },
 		[S_PRB_CUFN] = { "prb_read_valid" },
+		[S_JIFFIES] = { "jiffies_64" },
+		[S_TICK] = { "tick_nsec" },
 	};
 	const char *core = s->core.path;
 	char path[4096], membanner[256];
@@ -163,6 +188,8 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		kmp_wraperr(err, &why, "cannot read the /proc/mempool format version: %s", why.msg);
 		return KMP_EFORMAT;
 	}
+	if (s->layout.v12)
+		session_clock(s, &syms[S_JIFFIES], &syms[S_TICK]);
 	return KMP_OK;
 }
 

@@ -81,7 +81,7 @@ static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools
 			const char *version, const struct kmp_top_opts *o, int rc,
 			const struct kmp_err *err)
 {
-	bool v11 = pools->n && pools->v[0].v11;
+	bool v11 = pools->n && pools->v[0].v11, v12 = pools->n && pools->v[0].v12;
 	size_t shown = pools->n, waiting = 0, empty = 0;
 	char when[32] = "";
 	time_t now = time(NULL);
@@ -104,6 +104,8 @@ static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools
 		"+waits", "waiting", v11 ? 12 : 0, "owner");
 	if (v11)
 		fprintf(f, " %8s %8s %8s %8s", "failed", "+failed", "emptied", "+emptied");
+	if (v12)
+		fprintf(f, " %11s %s", "oldest_wait", "instance");
 	fputc('\n', f);
 	if (o->tty && o->rows > 3 && shown > o->rows - 3)
 		shown = o->rows - 3;
@@ -130,6 +132,10 @@ static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools
 			fprintf(f, " %8" PRIu64 " %8s %8" PRIu64 " %8s", p->nr_fail, df, p->nr_empty,
 				de);
 		}
+		if (p->v12 && p->oldest_unknown)
+			fprintf(f, " %11s %s", "?", p->instance);
+		else if (p->v12)
+			fprintf(f, " %11" PRIu64 " %s", p->oldest_wait, p->instance);
 		fputc('\n', f);
 	}
 	if (shown < pools->n)
@@ -140,7 +146,7 @@ int kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struc
 		    uint64_t head, const char *version, const struct kmp_top_opts *o,
 		    struct kmp_err *err)
 {
-	struct kmp_pools pools = { 0 };
+	struct kmp_pools pools = { .clock = o->clock };
 	struct kmp_top_prev *prev;
 	double t0 = cpu_ms();
 	int rc;

@@ -17,6 +17,7 @@ struct kmp_top_opts {
 	bool tty;		/* redraw in place, at most @rows lines */
 	unsigned int rows;	/* terminal height (tty), 0: no limit */
 	struct kmp_limits lim;
+	struct kmp_clock clock;	/* format 1.2: for oldest_wait */
 };
 
 /* Counters of one pool at the last refresh, to print deltas. */

@@ -280,8 +280,70 @@ static void test_empty(void)
 		      "from_reserve    waits waiting owner failed emptied\n"),
 	      "1.1 header: [%s]", text);
 	free(text);
+	mf = open_memstream(&text, &len);
+	kmp_report_text(mf, "1.2", &p);
+	fclose(mf);
+	CHECK(!strcmp(text, "mempool - version: 1.2\n"
+		      "# name                   type    elem_size min_nr curr_nr low_nr "
+		      "from_reserve    waits waiting owner failed emptied oldest_wait instance\n"),
+	      "1.2 header: [%s]", text);
+	free(text);
 	kmp_pools_free(&p);
 	fake_free(&f);
+	end();
+}
+
+/* Format 1.2's columns as mempool_seq_show() prints them, text and JSON. */
+static void test_format12(void)
+{
+	struct kmp_pool p = { .addr = 0x1000, .name = "dm-crypt_page", .type = "private",
+			      .elem_size = 4096, .min_nr = 256, .curr_nr = 0, .low_nr = 0,
+			      .nr_reserve = 256, .nr_wait = 1, .waiting = 1, .owner = "dm_crypt",
+			      .v11 = true, .nr_fail = 0, .nr_empty = 1, .v12 = true,
+			      .oldest_wait = 37, .instance = "dm-0" };
+	struct kmp_layout l = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	begin("format 1.2: oldest_wait and instance, '?' and null when unknown");
+	mf = open_memstream(&text, &len);
+	kmp_report_pool(mf, &p);
+	fclose(mf);
+	CHECK(!strcmp(text, "dm-crypt_page            private      4096    256       0      0"
+		      "          256        1       1 dm_crypt 0 1 37 dm-0\n"), "line: [%s]", text);
+	free(text);
+	p.oldest_unknown = true;
+	p.instance = "-";
+	mf = open_memstream(&text, &len);
+	kmp_json_pool(mf, &p);
+	fclose(mf);
+	CHECK(strstr(text, "\"emptied\": 1, \"oldest_wait\": null, \"instance\": null}"),
+	      "json: [%s]", text);
+	free(text);
+	mf = open_memstream(&text, &len);
+	kmp_report_pool(mf, &p);
+	fclose(mf);
+	CHECK(strstr(text, " 0 1 ? -\n"), "unknown wait: [%s]", text);
+	free(text);
+	/* A 1.1 kernel's pool prints no 1.2 columns. */
+	p.v12 = false;
+	mf = open_memstream(&text, &len);
+	kmp_report_pool(mf, &p);
+	fclose(mf);
+	CHECK(strstr(text, " dm_crypt 0 1\n"), "1.1 line: [%s]", text);
+	free(text);
+	/* The DWARF decides the format the analyzer expects. */
+	CHECK(!strcmp(kmp_format_of_layout(&l), "1.0"), "no counters: %s", kmp_format_of_layout(&l));
+	l.nr_fail.ok = l.nr_empty.ok = true;
+	CHECK(!strcmp(kmp_format_of_layout(&l), "1.1"), "counters: %s", kmp_format_of_layout(&l));
+	l.v12 = true;
+	CHECK(!strcmp(kmp_format_of_layout(&l), "1.2"), "waiters: %s", kmp_format_of_layout(&l));
+	/* Seconds of jiffies: wrap-around, a start after "now", unknown HZ. */
+	CHECK(kmp_jiffies_seconds(5000, 2500, 250) == 10, "10 s");
+	CHECK(kmp_jiffies_seconds(100, UINT64_MAX - 149, 250) == 1, "across the wrap");
+	CHECK(kmp_jiffies_seconds(100, 200, 250) == 0, "start after now");
+	CHECK(kmp_jiffies_seconds(5000, 2500, 0) == 0, "HZ unknown");
 	end();
 }
 
@@ -758,8 +820,9 @@ static void test_version(void)
 	unsigned char *v;
 
 	begin("format versions: known, unknown, truncated");
-	CHECK(kmp_format_known("1.0") && kmp_format_known("1.1"), "1.0 or 1.1 unknown");
-	CHECK(!kmp_format_known("1.2") && !kmp_format_known("2.0") && !kmp_format_known("1") &&
+	CHECK(kmp_format_known("1.0") && kmp_format_known("1.1") && kmp_format_known("1.2"),
+	      "1.0, 1.1 or 1.2 unknown");
+	CHECK(!kmp_format_known("1.3") && !kmp_format_known("2.0") && !kmp_format_known("1") &&
 	      !kmp_format_known("") && !kmp_format_known("1.0 "), "accepts a foreign version");
 	fake_init(&f, 0);
 	v = memimg_add(&f.img, 0xffffffff82200000ULL, 16);
@@ -830,7 +893,7 @@ static void test_waiters(void)
 	CHECK(p.n == 3 && p.v[1].waiting == 3 && p.v[0].waiting == 0 && p.v[2].waiting == 0,
 	      "waiting counts");
 	kmp_pools_free(&p);
-	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, collect, &s, &err) == KMP_OK,
+	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, NULL, collect, &s, &err) == KMP_OK,
 	      "waiters: %s", err.msg);
 	CHECK(s.n == 3, "%d waiters", s.n);
 	for (int i = 0; i < 3 && i < s.n; i++) {
@@ -855,7 +918,7 @@ static void test_waiters(void)
 	CHECK(strstr(err.msg, "1 wait queue(s) not counted"), "message: %s", err.msg);
 	kmp_pools_free(&p);
 	s.n = 0;
-	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, collect, &s, &err) ==
+	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, NULL, collect, &s, &err) ==
 	      KMP_EPARTIAL, "waiters not partial");
 	CHECK(s.n == 1, "%d waiters before the bad entry", s.n);
 	fake_free(&f);
@@ -1302,6 +1365,7 @@ int main(int argc, char **argv)
 	test_broken();
 	test_names();
 	test_version();
+	test_format12();
 	test_waiters();
 	test_live();
 	test_json_escape();
