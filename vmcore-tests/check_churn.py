@@ -52,6 +52,10 @@ def check_pool(p, where, problems, seen):
         problems.append(f"{where}: a pool that did not exist: {p}")
     elif p["type"] not in TYPE_OF[kind] or p["owner"] != "kmp_churn":
         problems.append(f"{where}: {name} has type {p['type']}, owner {p['owner']}")
+    elif "instance" in p and p["instance"] not in (
+            ("-", f"a{name.split('_')[2]}", f"b{name.split('_')[2]}") if kind == "kmalloc"
+            else ("-",)):
+        problems.append(f"{where}: {name} has instance {p['instance']} (freed string?)")
     else:
         seen.add(name)
 
@@ -142,6 +146,8 @@ for line in top.split("\n"):
         tprob.append(f"{len(f)} fields: {line!r}")
         continue
     p = {"name": f[0], "type": f[1], "elem_size": f[2], "min_nr": f[3], "owner": f[11]}
+    if "instance" in cols:
+        p["instance"] = f[-1]
     check_pool(p, "top", tprob, tseen)
 partial = len(re.findall(r"list not read to its end|the list changed while read", top))
 R.check(D.rc("top") in (0, 7) and len(heads) == TOPS and not tprob,

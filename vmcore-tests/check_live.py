@@ -78,6 +78,12 @@ for n in (8, 16, 32, 64, 128):
 R.check(sorted(set(names(boot))) == sorted(want),
         "the built-in pools of this config are exactly the named ones",
         f"got {sorted(set(names(boot)))}\nwant {sorted(want)}")
+insts = sorted(p["instance"] for p in by_name(boot, "bio_split:bio"))
+R.check(insts == sorted(disks), "each disk's bio_split:bio names its disk as instance "
+        "(format 1.2)", f"instances {insts}\ndisks {sorted(disks)}")
+R.check(all(p["instance"] == "-" for p in boot if p["name"] != "bio_split:bio"),
+        "the other built-in pools serve no device: instance -",
+        [p for p in boot if p["name"] != "bio_split:bio" and p["instance"] != "-"])
 for name, (typ, size, mn, count) in want.items():
     got = by_name(boot, name)
     R.check(len(got) == count and all(
@@ -115,6 +121,34 @@ for name in ("dm-io_bs:bio", "dm-bs:bio"):
     R.check(p is not None and p["type"] == "slab" and p["min_nr"] == DM_RESERVED_IOS and
             p["owner"] == "dm_mod" and p["elem_size"] > bio,
             f"{name}: slab, min_nr {DM_RESERVED_IOS}, owned by dm_mod", p)
+dm_new = [p for p in new if p["name"] != "bio_split:bio"]
+R.check(len(dm_new) == 6 and {p["instance"] for p in dm_new} == {"dm-0"},
+        "the pools of the dm-crypt device and target all say instance dm-0",
+        [(p["name"], p["instance"]) for p in dm_new])
+R.check(sorted(p["instance"] for p in new if p["name"] == "bio_split:bio") == ["dm-0"],
+        "the mapped device's own disk adds a bio_split:bio for dm-0",
+        [(p["name"], p["instance"]) for p in new])
+
+# --- two dm-crypt devices, told apart (format 1.2's instance) ----------------
+dm2 = snap("proc-dm2")
+dm2_disks = sorted(d for d in read(f("sys-block-dm2")).split() if d.startswith("dm-"))
+req = by_name(dm2, "dm-crypt_req")
+R.check(rc("dmcrypt2") == 0 and len(dm2_disks) == 2 and
+        sorted(p["instance"] for p in req) == dm2_disks,
+        f"two dm-crypt targets: two dm-crypt_req pools, instances {dm2_disks}",
+        [(p["name"], p["instance"]) for p in req])
+for name in ("dm-crypt_page", "dm-crypt:bio", "dm-crypt:bvec", "dm-bs:bio", "dm-io_bs:bio"):
+    got = sorted(p["instance"] for p in by_name(dm2, name))
+    R.check(got == dm2_disks, f"{name}: one per device, instances {dm2_disks}", got)
+split2 = sorted(p["instance"] for p in by_name(dm2, "bio_split:bio"))
+R.check(all(d in split2 for d in dm2_disks + ["loop0", "loop1"]),
+        "bio_split:bio of loop0, loop1 and both dm devices are there by instance", split2)
+k = read(f("kmp-dm2"))
+R.check(rc("kmp-dm2") == 0 and k in (read(f("proc-dm2")), read(f("proc-dm2-after"))),
+        "kmempool on /proc/kcore prints the instances byte for byte",
+        read(f("kmp-dm2.err")) + k[:1500])
+R.check(rc("dmremove2") == 0 and names(snap("proc-dmremove2")) == names(boot),
+        "both devices removed: their pools are gone", names(snap("proc-dmremove2")))
 R.check(multiset_minus(snap("proc-dmremove"), boot) == [] and
         len(snap("proc-dmremove")) == len(boot) and rc("dmremove") == 0,
         "after dmsetup remove the target's pools are gone",
@@ -144,6 +178,11 @@ for name, (typ, size, mn) in want_mod.items():
                                p["from_reserve"], p["waits"], p["waiting"], p["owner"]) ==
             (typ, size, mn, mn, mn, 0, 0, 0, "kmp_test"),
             f"{name}: {typ}, elem_size {size}, min_nr {mn}, full reserve, owner kmp_test", p)
+got = {p["name"]: p["instance"] for p in added}
+R.check(got == {"kmp_test_slab": "kmp-slab0", "kmp_test_private": "kmp-private0",
+                "kmp_test_kmalloc": "-", "kmp_test_page": "-", "kmp_test:kmp_test_init": "-"},
+        "mempool_set_instance(): set, replaced (kmp_test_slab: first, then kmp-slab0), "
+        "others -", got)
 
 
 def pool(snapname, name):
@@ -218,10 +257,11 @@ R.check(rc("rmmod") == 0 and not [p for p in snap("proc-rmmod") if p["owner"] ==
 
 # --- format 1.1: failed, emptied, waits once per call, reset on reinit ------
 R.check(read(f("proc-boot")).split("\n")[:2] == [
-    "mempool - version: 1.1",
+    "mempool - version: 1.2",
     "# name                   type    elem_size min_nr curr_nr low_nr from_reserve    waits "
-    "waiting owner failed emptied"], "this kernel's /proc/mempool is format 1.1, "
-    "failed and emptied appended", read(f("proc-boot"))[:300])
+    "waiting owner failed emptied oldest_wait instance"], "this kernel's /proc/mempool is "
+    "format 1.2: failed, emptied, oldest_wait and instance appended",
+    read(f("proc-boot"))[:300])
 pv = P["private_min"]
 d = pool("proc-atomic", "kmp_test_private")
 R.check(d is not None and (d["curr_nr"], d["low_nr"], d["from_reserve"], d["emptied"],
@@ -234,11 +274,61 @@ R.check(d is not None and (d["curr_nr"], d["low_nr"], d["emptied"], d["failed"])
 d = pool("proc-block12", "kmp_test_private")
 R.check(d is not None and (d["curr_nr"], d["waiting"], d["waits"], d["from_reserve"],
                            d["emptied"], d["failed"]) == (0, 1, 1, 2 * pv, 2, 8 - pv + 1),
-        "one task blocked 12 s (two 5 s timeouts) in mempool_alloc(): waits 1, not 3; "
+        "one task blocked 17 s (three 5 s timeouts) in mempool_alloc(): waits 1, not 4; "
         "the blocking caller never counts as failed", d)
-R.check(rc("kmp-block12") == 0 and read(f("kmp-block12")) == read(f("proc-block12")),
-        "kmempool on /proc/kcore prints the 1.1 report byte for byte, waiter sleeping",
-        read(f("kmp-block12.err")) + read(f("kmp-block12"))[-400:])
+R.check(d is not None and 15 <= d["oldest_wait"] <= 25 and d["instance"] == "kmp-private0",
+        "oldest_wait: the waiter has waited 15-25 s (slept 17 s after blocking)", d)
+R.check(all(p["oldest_wait"] == 0 for p in snap("proc-block12") if not p["waiting"]),
+        "oldest_wait is 0 on every pool nobody waits on")
+
+
+def same_but_wait(k, before, after):
+    """k equals before/after except oldest_wait, which lies between theirs."""
+    try:
+        kp, bp, ap = parse(k), parse(before), parse(after)
+    except ParseError as e:
+        return False, e
+    strip = [{c: v for c, v in p.items() if c != "oldest_wait"} for p in kp]
+    if k.split("\n")[:2] != before.split("\n")[:2] or len(kp) != len(bp) or len(kp) != len(ap):
+        return False, "header or pool count differs"
+    for i, (x, b, a) in enumerate(zip(kp, bp, ap)):
+        if strip[i] != {c: v for c, v in b.items() if c != "oldest_wait"} or \
+                not b["oldest_wait"] <= x["oldest_wait"] <= a["oldest_wait"]:
+            return False, f"line {i + 3}: {x} vs {b} .. {a}"
+    return True, ""
+
+
+ok, why = same_but_wait(read(f("kmp-block12")), read(f("proc-block12")),
+                        read(f("proc-block12-after")))
+R.check(rc("kmp-block12") == 0 and ok,
+        "kmempool on /proc/kcore prints the 1.2 report byte for byte, waiter sleeping "
+        "(oldest_wait between the file's before and after)",
+        f"{why}\n" + read(f("kmp-block12.err")) + read(f("kmp-block12"))[-400:])
+wt = re.findall(r"^    pid \d+\s+kmp_waiter\s+D \(uninterruptible\), waiting for (\d+) s$",
+                read(f("kmp-waiters12")), re.M)
+R.check(rc("kmp-waiters12") == 0 and len(wt) == 1 and 15 <= int(wt[0]) <= 25,
+        "kmempool waiters says how long the task has waited (15-25 s)",
+        read(f("kmp-waiters12")) + read(f("kmp-waiters12.err")))
+try:
+    jw = json.loads(read(f("kmp-waiters12-json")))["pools"]
+    ok = len(jw) == 1 and jw[0]["instance"] == "kmp-private0" and \
+        15 <= jw[0]["oldest_wait"] <= 25 and 15 <= jw[0]["waiters"][0]["waited"] <= 25
+except (ValueError, KeyError, IndexError, TypeError) as e:
+    ok, jw = False, e
+R.check(ok, "the JSON has oldest_wait, instance and each waiter's waited", jw)
+st = read(f("dmesg-stall"))
+st = st[st.find("KMP-MARK-STALL"):]
+infos = re.findall(r"INFO: task kmp_waiter:\d+ blocked for more than 10 seconds in "
+                   r"mempool_alloc\(\)\.", st)
+R.check(len(infos) == 1 and re.search(
+    r"pool kmp_test_private, instance kmp-private0, owner kmp_test: 0 other tasks waiting, "
+    r"the longest for 1\d seconds", st) and "mempool_alloc" in st[st.find("Call Trace"):],
+    "past hung_task_timeout_secs the kernel warns once, naming pool, instance and owner, "
+    "with the waiting task's stack", st[:3000])
+R.check("Kernel panic" not in st and "blocked for more than" not in st.replace(
+    infos[0] if infos else "@@", "", 1),
+    "no second warning for the same allocation, and no panic (hung_task_panic is 0)",
+    st[:3000])
 d = pool("proc-block12-release", "kmp_test_private")
 R.check(d is not None and (d["waiting"], d["waits"], d["curr_nr"]) == (0, 1, pv),
         "release: the waiter got its element, waits still 1", d)
@@ -247,6 +337,8 @@ R.check(rc("reinit") == 0 and d is not None and
         (d["curr_nr"], d["low_nr"], d["from_reserve"], d["waits"], d["failed"],
          d["emptied"], d["waiting"]) == (pv, pv, 0, 0, 0, 0, 0),
         "mempool_exit() and init again in the same memory: every counter starts from 0", d)
+R.check(d is not None and d["instance"] == "-",
+        "and the instance (kmp-private0) is gone with mempool_exit()", d)
 dm_ = read(f("dmesg-listed"))
 dm_ = dm_[dm_.find("KMP-MARK-LISTED"):]
 R.check(rc("init-listed") != 0 and "Device or resource busy" in read(f("init-listed.err")) and

@@ -37,6 +37,25 @@ want = {"bio_split:bio": "-", "md_bio_set:bio": "md_mod", "md_bio_set:bvec": "md
 R.check(sorted((p["name"], p["owner"]) for p in added) == sorted(want.items()),
         "the array adds exactly the md core's and raid1's named pools, with their owners",
         [(p["name"], p["owner"]) for p in added])
+R.check(all(p["instance"] == "md0" for p in added),
+        "every pool the array adds says instance md0 (format 1.2)",
+        [(p["name"], p["instance"]) for p in added])
+md2 = D.pools("proc-md2")
+R.check(D.rc("mdadm-create2") == 0 and all(
+    sorted(p["instance"] for p in by_name(md2, n)) == ["md0", "md1"]
+    for n in want if n != "bio_split:bio") and
+    {"md0", "md1"} <= {p["instance"] for p in by_name(md2, "bio_split:bio")},
+    "a second array md1: each of its pools is there twice, told apart as md0 and md1",
+    [(p["name"], p["instance"]) for p in md2 if p["instance"].startswith("md")])
+R.check(D.rc("kmp-md2") == 0 and read(D.f("kmp-md2")) in
+        (read(D.f("proc-md2")), read(D.f("proc-md2-after"))),
+        "kmempool prints the two arrays' pools byte for byte", read(D.f("kmp-md2.err")))
+# The md1 gendisk (its bio_split:bio) goes when md frees the mddev, later.
+R.check(D.rc("mdadm-stop2") == 0 and [
+    p for p in D.pools("proc-md2-stopped")
+    if (p["name"], p["instance"]) != ("bio_split:bio", "md1")] == md,
+        "mdadm --stop /dev/md1: md1's pools are gone (its disk's may linger), md0's unchanged",
+        [(p["name"], p["instance"]) for p in D.pools("proc-md2-stopped")])
 p = one(md, "md_r1bio")
 R.check(p is not None and (p["type"], p["min_nr"], p["elem_size"]) ==
         ("private", NR_RAID_BIOS, r1bio_size(2)),
@@ -63,6 +82,8 @@ R.check(D.rc("md-active") == 0 and read(D.f("md-state")).strip() in ("clean", "a
         (0, rs[0]["min_nr"], rs[0]["min_nr"], 0, 0, 0),
         "array_state active again: md_bio_set:bio re-initialized in the same memory starts "
         "from 0 (from_reserve, low_nr, waits, failed, emptied)", rs)
+R.check(len(rs) == 1 and rs[0]["instance"] == "md0",
+        "and it is md0's again (the instance is set on each initialization)", rs)
 R.check(names(D.pools("proc-restarted")) == names(md),
         "after the restart the same pools as before the stop", sorted(
             set(names(D.pools("proc-restarted"))) ^ set(names(md))))
@@ -72,6 +93,8 @@ g = by_name(grown, "md_r1bio")
 R.check(len(g) == 1 and g[0]["elem_size"] == r1bio_size(3) and g[0]["min_nr"] == NR_RAID_BIOS
         and g[0]["curr_nr"] == NR_RAID_BIOS,
         f"after the reshape one md_r1bio, elem_size {r1bio_size(3)} for 3 disks, full", g)
+R.check(len(g) == 1 and g[0]["instance"] == "md0",
+        "the r1bio pool raid1_reshape() put in place says instance md0", g)
 R.check(names(grown) == names(md), "the reshape moved the pool: the same pools, none lost "
         "or doubled", sorted(set(names(grown)) ^ set(names(md))))
 R.check(D.rc("kmp-grown") == 0 and read(D.f("kmp-grown")) in

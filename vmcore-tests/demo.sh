@@ -1,8 +1,9 @@
 #!/bin/bash
 # make demo: build (cached), boot the patched kernel under QEMU, set up
-# dm-crypt and the test module, exhaust a pool until tasks hang, let the
-# hung-task detector panic the kernel and kdump capture it, then analyze
-# the vmcore on the host and print a triage summary.
+# dm-crypt and the test module, exhaust a pool until tasks hang; with
+# hung_task_timeout_secs=10 and hung_task_panic=1 mempool_alloc() reports
+# the stall itself and panics, kdump captures it; then analyze the vmcore
+# on the host and print a triage summary.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build D=$B/demo
@@ -13,7 +14,7 @@ rm -rf "$D.in"; mkdir -p "$D.in"
 echo hang > "$D.in/scenario"
 echo "page_min=4 page_order=0" > "$D.in/module.params"
 stage "booting 6.1 with crashkernel=128M; dm-crypt, test module, 3 tasks blocked on kmp_test_page;"
-stage "waiting for the hung-task panic and the kdump capture (about 15 s under TCG)"
+stage "waiting for the stall report (10 s), the panic and the kdump capture"
 if ! bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.cpio.gz" \
 	--script "$ROOT/vmcore-tests/guest/kdump.sh" --input "$ROOT/vmcore-tests/guest/common.sh" \
 	--input "$D.in/scenario" --input "$D.in/module.params" --input "$B/kernel/bzImage" \
@@ -22,6 +23,9 @@ if ! bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.c
 	echo "demo: the VM run failed; serial log: $D/serial.log" >&2
 	exit 1
 fi
+stage "what the kernel printed before it panicked:"
+grep -E "blocked for more than .* in mempool_alloc|^ *pool .* other tasks waiting|Kernel panic" \
+	"$D/serial.log" | sed 's/^/    /' | head -5 || true
 read -r _ path < <(/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$D")
 VMCORE=$D/vmcore
 mv "$path" "$VMCORE"
@@ -46,11 +50,14 @@ w = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))
 for e in w["pools"]:
     p = e
-    who = ", ".join(f"{t['pid']} {t['comm']} ({t['state']})" for t in e["waiters"])
+    who = ", ".join(f"{t['pid']} {t['comm']} ({t['state']}, {t.get('waited', '?')} s)"
+                    for t in e["waiters"])
     state = "is empty" if p["curr_nr"] == 0 else f"has {p['curr_nr']} of {p['min_nr']} left"
     owner = p["owner"] or "built-in code"
-    print(f"pool {p['name']} ({p['type']}, {p['elem_size']} bytes, owner {owner}) {state}: "
-          f"{len(e['waiters'])} tasks blocked on it: {who}")
+    inst = f", device {p['instance']}" if p.get("instance") else ""
+    print(f"pool {p['name']} ({p['type']}, {p['elem_size']} bytes, owner {owner}{inst}) {state}: "
+          f"{len(e['waiters'])} tasks blocked on it, the longest for {p.get('oldest_wait', '?')} s: "
+          f"{who}")
     print(f"  min_nr {p['min_nr']}, {p['from_reserve']} allocations served from the reserve, "
           f"{p['waits']} sleeps on an empty reserve")
 dry = [p for p in r["pools"] if p["low_nr"] == 0 and p["waiting"] == 0]

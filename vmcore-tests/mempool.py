@@ -14,7 +14,8 @@ COLUMNS = ["name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
            "from_reserve", "waits", "waiting", "owner"]
 # Each format version's columns; a minor version only appends.
 FORMATS = {"1.0": COLUMNS, "1.1": COLUMNS + ["failed", "emptied"]}
-NUMERIC = set(COLUMNS[2:9]) | {"failed", "emptied"}
+FORMATS["1.2"] = FORMATS["1.1"] + ["oldest_wait", "instance"]
+NUMERIC = set(COLUMNS[2:9]) | {"failed", "emptied", "oldest_wait"}
 TYPES = {"slab", "kmalloc", "page", "private"}
 # Anything that looks like a kernel pointer: 16 hex digits, or ffff....
 ADDR_RE = re.compile(r"(0x)?ffff[0-9a-f]{8,}|\b[0-9a-f]{16}\b", re.I)

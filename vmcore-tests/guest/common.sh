@@ -24,4 +24,17 @@ teardown_dm_crypt() {
 	DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpcrypt
 	losetup -d /dev/loop0
 }
+# Two targets, kmpcrypt over loop0 and kmpcrypt2 over loop1.
+setup_dm_crypt2() {
+	setup_dm_crypt || return 1
+	dd if=/dev/zero of=/tmp/disk2.img bs=1M count=16 2>/dev/null
+	losetup /dev/loop1 /tmp/disk2.img || return 1
+	DM_DISABLE_UDEV=1 dmsetup create --noudevsync kmpcrypt2 --table \
+		"0 32768 crypt aes-xts-plain64 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f 0 /dev/loop1 0"
+}
+teardown_dm_crypt2() {
+	DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpcrypt2
+	losetup -d /dev/loop1
+	teardown_dm_crypt
+}
 kmp_cmd() { echo "$*" > /proc/kmp_test; }

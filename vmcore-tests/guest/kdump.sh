@@ -68,7 +68,12 @@ if [ "$SCEN" = formats ] || [ "$SCEN" = corrupt ]; then
 	save-results
 	echo c > /proc/sysrq-trigger
 else
-	kmp_cmd block kmp_test_page 3
+	# Three waiters started 2 s apart, so that their 5 s wake-ups differ:
+	# when the first has waited past the timeout and panics, the others
+	# sleep (state D), as tasks that blocked at different times do.
+	kmp_cmd block kmp_test_page 1; sleep 2
+	kmp_cmd block kmp_test_page 1; sleep 2
+	kmp_cmd block kmp_test_page 1
 	sleep 1
 	ps -o pid,comm,stat > /out/ps-block
 	if [ -f /work/vmlinux ]; then
@@ -83,8 +88,10 @@ else
 	fi
 	snap proc-block
 	save-results
+	# An ordinary timeout: mempool_alloc() reports its own stall (the
+	# hung-task detector cannot see these tasks) and panics.
 	echo 1 > /proc/sys/kernel/hung_task_panic
-	echo 1 > /proc/sys/kernel/hung_task_timeout_secs
+	echo 10 > /proc/sys/kernel/hung_task_timeout_secs
 	sleep 60
 	log "no hung-task panic within 60 s"
 fi

@@ -18,6 +18,9 @@ snap proc-dmcrypt
 dd if=/dev/urandom of=/dev/mapper/kmpcrypt bs=64k count=16 2>/dev/null
 sync
 insmod /lib/kmp_test.ko $(cat module.params); echo $? > /out/insmod.rc
+# Instances: set, replaced, on an allocated and an embedded pool.
+kmp_cmd instance kmp_test_slab first; kmp_cmd instance kmp_test_slab kmp-slab0
+kmp_cmd instance kmp_test_private kmp-private0
 snap proc-module
 run kmp-module kmempool -s $VML
 snap proc-module-after
@@ -52,10 +55,19 @@ run kmp-waiters-none kmempool waiters -s $VML
 # running dry, one wait per sleeping allocation however long it sleeps.
 kmp_cmd atomic kmp_test_private 8; snap proc-atomic
 kmp_cmd refill kmp_test_private; snap proc-atomic-refill
+# Blocked past hung_task_timeout_secs (10 s): the kernel reports the stall
+# once (checked at each 5 s wake-up: 5, 10, 15 s), naming the pool.
+echo 10 > /proc/sys/kernel/hung_task_timeout_secs
+echo KMP-MARK-STALL > /dev/kmsg
 kmp_cmd block kmp_test_private 1
-sleep 12
+sleep 17
 snap proc-block12
 run kmp-block12 kmempool -s $VML
+snap proc-block12-after
+run kmp-waiters12 kmempool waiters -s $VML
+run kmp-waiters12-json kmempool waiters -s $VML -f json
+dmesg > /out/dmesg-stall
+echo 0 > /proc/sys/kernel/hung_task_timeout_secs
 kmp_cmd release kmp_test_private
 sleep 1
 snap proc-block12-release
@@ -74,6 +86,14 @@ rmmod kmp_test; echo $? > /out/rmmod.rc
 snap proc-rmmod
 teardown_dm_crypt; echo $? > /out/dmremove.rc
 snap proc-dmremove
+# Two dm-crypt devices: their alike pools are told apart by the instance.
+setup_dm_crypt2; echo $? > /out/dmcrypt2.rc
+ls /sys/block > /out/sys-block-dm2
+snap proc-dm2
+run kmp-dm2 kmempool -s $VML
+snap proc-dm2-after
+teardown_dm_crypt2; echo $? > /out/dmremove2.rc
+snap proc-dmremove2
 rmmod dm_crypt; rmmod dm_mod; echo $? > /out/rmmod-dm.rc
 snap proc-dm-rmmod
 run kmp-end kmempool -s $VML

@@ -4,7 +4,7 @@
 export MDADM_NO_UDEV=1
 VML=/work/vmlinux
 modprobe raid1 2>> /out/modprobe.err
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
 	losetup /dev/loop$i /tmp/md$i.img
 done
@@ -20,6 +20,15 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume
 sleep 1
 snap proc-md
 run kmp-md kmempool -s $VML
+# A second array: the same pools again, told apart by their instance.
+mdadm --create /dev/md1 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+	/dev/loop4 /dev/loop5 > /out/mdadm-create2.log 2>&1; echo $? > /out/mdadm-create2.rc
+sleep 1
+snap proc-md2
+run kmp-md2 kmempool -s $VML
+snap proc-md2-after
+mdadm --stop /dev/md1 > /out/mdadm-stop2.log 2>&1; echo $? > /out/mdadm-stop2.rc
+snap proc-md2-stopped
 # Stop and start the array in place (inactive keeps the mddev, so its
 # bio_sets are exited and initialized again in the same memory): the
 # counters of the second life start from 0.

@@ -29,7 +29,10 @@
  *            pool inside a kmalloc'd object ("kmp_churn_R_embedded" when
  *            named), exited and initialized again in place, moved into
  *            another kmalloc'd object with mempool_move(), exited twice
- * Every pool gets allocations and frees, and a resize up and down.
+ * Every pool gets allocations and frees, and a resize up and down.  The
+ * kmalloc pool's instance is set to "a<R>" before its allocations and
+ * replaced by "b<R>" before its resize (the old string is freed: a reader
+ * of the list must not print it).
  *
  * Named pools are "kmp_churn_<R>_<kind>"; unnamed ones get the series'
  * default "kmp_churn:<function>".  Every pool's name starts with
@@ -295,7 +298,11 @@ static void churn_kmalloc(struct churn_thread *t, long r)
 		return;
 	}
 	churn_created(pool);
+	snprintf(name, sizeof(name), "a%ld", r);
+	mempool_set_instance(pool, name);
 	churn_use(pool, min_nr * 2, size, false);
+	snprintf(name, sizeof(name), "b%ld", r);
+	mempool_set_instance(pool, name);
 	churn_resize(pool, min_nr, size, false);
 	churn_destroy(pool);
 }

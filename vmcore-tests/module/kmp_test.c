@@ -23,6 +23,7 @@
  *   release NAME   let the allocator work again and wake the waiters
  *   atomic NAME N  make the allocator fail and try N GFP_ATOMIC
  *                  allocations, holding what they get (refill returns it)
+ *   instance NAME STR  mempool_set_instance() on the pool ("-": none)
  *   reinit NAME    mempool_exit() and initialize again an embedded pool
  *                  (kmp_test_kmalloc, kmp_test_private), same parameters
  *   init_listed NAME  initialize an embedded pool that is still
@@ -366,6 +367,13 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 		kmp_release(p);
 	} else if (!strcmp(cmd, "atomic") && args == 3) {
 		kmp_atomic(p, n);
+	} else if (!strcmp(cmd, "instance")) {
+		char inst[32] = "-";
+
+		if (sscanf(buf, "%*s %*s %31s", inst) != 1)
+			count = -EINVAL;
+		else
+			mempool_set_instance(p->pool, strcmp(inst, "-") ? inst : NULL);
 	} else if (!strcmp(cmd, "reinit") && kmp_embedded(p) &&
 		   !p->nr_held && !p->nr_waiters) {
 		mempool_exit(p->pool);
