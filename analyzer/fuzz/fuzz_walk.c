@@ -4,7 +4,11 @@
  * wait-queue walk over a mutated memory image.  The input is one region of
  * kernel memory at BASE; the list head is its first 16 bytes.  Layouts come
  * from the test object's DWARF.  KMP_FUZZ_WRITE_SEED=FILE writes a seed (a
- * head, three pools with names, an owner and two waiters) and exits.
+ * head, three pools with names, an owner and two waiters) and exits.  The
+ * last byte of an input picks the paths: bit 0 live memory (re-validation,
+ * retries), bit 1 a format 1.2 layout (an instance string in the pool, a
+ * start time next to each wait queue entry, a clock) made from the test
+ * object's 1.0 layout by putting the new fields over existing ones.
  */
 #include <stdint.h>
 #include <string.h>
@@ -17,7 +21,21 @@
 #define BASE 0xffff888000000000ULL
 
 static struct kmp_vmlinux V;
-static struct kmp_layout L;
+static struct kmp_layout L, L12;
+
+/* Format 1.2's fields laid over the 1.0 layout: only the reader's safety counts. */
+static void make_v12(void)
+{
+	L12 = L;
+	L12.v12 = L12.nr_fail.ok = L12.nr_empty.ok = true;
+	L12.nr_fail = L12.nr_empty = L.nr_reserve;
+	L12.instance = L.owner;
+	L12.instance.off = L.pool_size - 8;	/* over the last member */
+	L12.instance.size = 8;
+	L12.waiter_entry = (struct kmp_field){ 0, 16, true };
+	L12.waiter_since = (struct kmp_field){ L.wqe_entry.off + 16, 8, true };
+	L12.waiter_size = L12.waiter_since.off + 8;
+}
 
 static void put(unsigned char *b, uint64_t off, uint64_t size, uint64_t v)
 {
@@ -75,6 +93,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	fuzz_load_layout(&V, &L);
+	make_v12();
 	if (getenv("KMP_FUZZ_WRITE_SEED")) {
 		write_seed(getenv("KMP_FUZZ_WRITE_SEED"));
 		exit(0);
@@ -100,7 +119,8 @@ static void quiet(const char *msg, void *arg)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct kmp_limits lim = { 64, 64 };
-	struct kmp_pools pools = { .note = quiet };
+	struct kmp_pools pools = { .note = quiet, .clock = { BASE, 8, 250 } };
+	const struct kmp_layout *l;
 	struct kmp_err err;
 	struct memimg img;
 	struct kmp_mem mem;
@@ -113,18 +133,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memimg_init(&img, &mem);
 	/* The live path too (re-validation, retries): an odd last byte. */
 	mem.live = data[size - 1] & 1;
+	l = data[size - 1] & 2 ? &L12 : &L;
 	kmp_live_pause_ns = 0;
 	memcpy(memimg_add(&img, BASE, size), data, size);
-	(void)kmp_read_pools(&mem, &L, BASE, &lim, &pools, &err);
+	(void)kmp_read_pools(&mem, l, BASE, &lim, &pools, &err);
 	for (size_t i = 0; i < pools.n; i++) {
 		size_t n = 0;
 
-		(void)kmp_read_waiters(&mem, &L, pools.v[i].addr, &lim, NULL, count_waiter, &n, &err);
+		(void)kmp_read_waiters(&mem, l, pools.v[i].addr, &lim, &pools.clock, count_waiter,
+				       &n, &err);
 	}
-	/* Every pool printed is one line: no name can add lines or columns. */
+	/* Every pool printed is one line: no name or instance can add lines or columns. */
 	f = open_memstream(&text, &len);
 	if (f) {
-		kmp_report_text(f, "1.0", &pools);
+		kmp_report_text(f, l->v12 ? "1.2" : "1.0", &pools);
 		fclose(f);
 		for (size_t i = 0; i < len; i++)
 			lines += text[i] == '\n';
