@@ -24,7 +24,7 @@ if ! bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.c
 	exit 1
 fi
 stage "what the kernel printed before it panicked:"
-grep -E "blocked for more than .* in mempool_alloc|^ *pool .* other tasks waiting|Kernel panic" \
+grep -E "blocked for more than .* in mempool_alloc|pool .* other tasks waiting|Kernel panic" \
 	"$D/serial.log" | sed 's/^/    /' | head -5 || true
 read -r _ path < <(/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$D")
 VMCORE=$D/vmcore
