@@ -169,7 +169,7 @@ test-json:
 
 # kmempool walking /proc/kcore while pools come and go (issue 9): CHURN_RUNS,
 # CHURN_TOPS.
-test-churn:
+test-churn: initrd
 	@bash vmcore-tests/test-churn.sh
 
 # kmempool top on the hang dump.

@@ -27,6 +27,7 @@ TYPE_OF = {"kmalloc": {"kmalloc"}, "slab": {"slab"}, "cache": {"slab"},
            "kmp_churn:churn_init_embedded": {"kmalloc", "slab", "page"}}
 STATIC = ("type", "elem_size", "min_nr", "owner")
 
+relabelled = set()   # churn pools seen with an instance (a<R> or b<R>)
 boot = D.pools("proc-boot")
 R.check(len(boot) > 5, f"/proc/mempool at boot: {len(boot)} pools")
 boot_by = {p["name"]: p for p in boot}
@@ -53,11 +54,13 @@ def check_pool(p, where, problems, seen):
     elif p["type"] not in TYPE_OF[kind] or p["owner"] != "kmp_churn":
         problems.append(f"{where}: {name} has type {p['type']}, owner {p['owner']}")
     elif "instance" in p and p["instance"] not in (
-            ("-", f"a{name.split('_')[2]}", f"b{name.split('_')[2]}") if kind == "kmalloc"
-            else ("-",)):
+            ("-", f"a{name.split('_')[2]}", f"b{name.split('_')[2]}")
+            if kind in ("kmalloc", "private") else ("-",)):
         problems.append(f"{where}: {name} has instance {p['instance']} (freed string?)")
     else:
         seen.add(name)
+        if p.get("instance", "-") != "-":
+            relabelled.add(name)
 
 
 def text_pools(text, rc, where, problems):
@@ -75,7 +78,7 @@ def text_pools(text, rc, where, problems):
             problems.append(f"{where}: {len(f)} fields: {line!r}")
             continue
         p = dict(zip(cols, f))
-        nums = [c for c in cols[2:] if c != "owner"]
+        nums = [c for c in cols[2:] if c not in ("owner", "instance")]
         if any(not re.fullmatch(r"-?[0-9]+", p[c]) for c in nums if c != "waiting") or \
                 not (re.fullmatch(r"[0-9]+", p["waiting"]) or (p["waiting"] == "?" and rc == 7)):
             problems.append(f"{where}: a field is not a number: {line!r}")
@@ -108,7 +111,8 @@ for r in runs:
     if fmt == "json":
         try:
             d = json.loads(out)
-            pools = [{k: str(v) if v is not None else ("-" if k == "owner" else "?")
+            pools = [{k: str(v) if v is not None else
+                      ("-" if k in ("owner", "instance") else "?")
                       for k, v in p.items()} for p in d["pools"]]
             if d["complete"] != (rc == 0) or (rc == 7 and d.get("reason_kind") != "changed"):
                 problems.append(f"{where}: complete {d['complete']}, kind {d.get('reason_kind')}")
@@ -125,6 +129,10 @@ R.check(not problems, f"every run complete (exit 0) or changed (exit 7): "
         f"{rcs.get(7, 0)} changed; every one of the {lines_total} "
         f"lines a pool that existed ({len(seen)} distinct kmp_churn pools seen)",
         "\n".join(problems[:20]))
+R.check("instance" not in cols or len(relabelled) >= 5,
+        f"format 1.2: {len(relabelled)} churn pools were seen with the instance their thread "
+        f"set (a<R>, then b<R> after the old string was freed), none with another",
+        sorted(relabelled)[:10])
 R.check(len(seen) >= 10 and rcs.get(0, 0) > 0,
         f"the runs saw the churn: {len(seen)} distinct kmp_churn pools in complete reports")
 try:

@@ -378,7 +378,7 @@ else:  # hang
             "oldest_wait, from the dump's jiffies and the waiters' start times: at least the "
             "10 s timeout that panicked", p)
     rc, out, err, clean = kmp("waiters", "-c", dumps.get("zlib", "/nonexistent"), "-s", VML)
-    w = [int(x) for x in re.findall(r"^    pid \d+\s+kmp_waiter\s+D \(uninterruptible\), "
+    w = [int(x) for x in re.findall(r"^    pid \d+\s+kmp_waiter\s+[DR] \([a-z]+\), "
                                     r"waiting for (\d+) s$", out, re.M)]
     R.check(rc == 0 and len(w) == 3 and p is not None and max(w) == p["oldest_wait"] and
             min(w) >= 5, "kmempool waiters on the vmcore: how long each task has waited, the "

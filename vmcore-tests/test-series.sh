@@ -16,7 +16,7 @@ rm -rf "$SRC"; mkdir -p "$SRC" "$OBJ"
 stage "extracting $(basename "$TARBALL")"
 tar xf "$TARBALL" -C "$SRC" --strip-components=1
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo "?")
-mapfile -t PATCHES < <(ls "$ROOT"/kernel-patches/000[1-9]-*.patch)
+mapfile -t PATCHES < <(ls "$ROOT"/kernel-patches/[0-9][0-9][0-9][0-9]-*.patch | grep -v cover-letter)
 check "cover letter and ${#PATCHES[@]} patches present" \
 	test -s "$ROOT/kernel-patches/0000-cover-letter.patch" -a ${#PATCHES[@]} -ge 5
 CC="gcc"; command -v ccache >/dev/null && CC="ccache gcc"

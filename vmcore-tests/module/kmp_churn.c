@@ -30,9 +30,9 @@
  *            named), exited and initialized again in place, moved into
  *            another kmalloc'd object with mempool_move(), exited twice
  * Every pool gets allocations and frees, and a resize up and down.  The
- * kmalloc pool's instance is set to "a<R>" before its allocations and
- * replaced by "b<R>" before its resize (the old string is freed: a reader
- * of the list must not print it).
+ * kmalloc and private pools' instance is set to "a<R>" before their
+ * allocations and replaced by "b<R>" before their resize (the old string is
+ * freed: a reader of the list must not print it).
  *
  * Named pools are "kmp_churn_<R>_<kind>"; unnamed ones get the series'
  * default "kmp_churn:<function>".  Every pool's name starts with
@@ -385,8 +385,12 @@ static void churn_private(struct churn_thread *t, long r)
 		return;
 	}
 	churn_created(pool);
+	snprintf(name, sizeof(name), "a%ld", r);
+	mempool_set_instance(pool, name);
 	churn_use(pool, min_nr + 2, ctx->size, false);
 	churn_reserve(t, pool, ctx, min_nr);
+	snprintf(name, sizeof(name), "b%ld", r);
+	mempool_set_instance(pool, name);
 	churn_resize(pool, min_nr, ctx->size, false);
 	/* the reserve again at its new size */
 	churn_reserve(t, pool, ctx, max(1, min_nr - 1));
