@@ -13,27 +13,25 @@
 
 
 
-struct count_arg {
-	uint64_t n;
+/* A pool's wait queue: how many wait, and (format 1.2, @ages) the longest wait. */
+struct queue_arg {
+	struct kmp_mem *mem;
+	const struct kmp_layout *l;
+	bool ages;
+	uint64_t now, hz;
+	uint64_t n, oldest;
 };
 
-static bool count_visit(uint64_t node, void *arg, struct kmp_err *err)
-{
-	(void)node;
-	(void)err;
-	((struct count_arg *)arg)->n++;
-	return true;
-}
+static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			    uint64_t max, struct queue_arg *q, struct kmp_err *why);
 
 bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
 			       uint64_t max, uint64_t *n, struct kmp_err *why)
 {
-	struct count_arg cnt = { 0 };
-	uint64_t last;
-	bool ok = kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, max, count_visit,
-				&cnt, &last, why) == KMP_WALK_DONE;
+	struct queue_arg q = { .ages = false };
+	bool ok = wait_queue_scan(mem, l, pool, max, &q, why);
 
-	*n = cnt.n;
+	*n = q.n;
 	return ok;
 }
 
@@ -52,31 +50,35 @@ uint64_t kmp_jiffies_seconds(uint64_t now, uint64_t since, uint64_t hz)
 	return (now - since) / hz;
 }
 
-/* A pool's wait queue: how many wait, and (format 1.2) the longest wait. */
-struct queue_arg {
-	struct kmp_mem *mem;
-	const struct kmp_layout *l;
-	bool ages;
-	uint64_t now, hz;
-	uint64_t n, oldest;
-};
-
-static bool queue_visit(uint64_t node, void *arg, struct kmp_err *err)
+/*
+ * Format 1.2: seconds the allocation whose wait queue entry is at @wqe has
+ * waited (struct mempool_waiter around the entry, its start time @since).
+ */
+static bool waiter_seconds(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t wqe,
+			   uint64_t now, uint64_t hz, uint64_t *s, struct kmp_err *err)
 {
-	struct queue_arg *q = arg;
-	const struct kmp_layout *l = q->l;
-	uint64_t waiter = node - l->wqe_entry.off - l->waiter_entry.off, since, s;
+	uint64_t waiter = wqe - l->waiter_entry.off, since;
 	struct kmp_err why;
 
-	q->n++;
-	if (!q->ages)
-		return true;
-	if (!kmp_read_uint(q->mem, waiter + l->waiter_since.off, l->waiter_since.size, &since,
+	if (!kmp_read_uint(mem, waiter + l->waiter_since.off, l->waiter_since.size, &since,
 			   &why)) {
 		kmp_wraperr(err, &why, "waiter 0x%" PRIx64 ": %s", waiter, why.msg);
 		return false;
 	}
-	s = kmp_jiffies_seconds(q->now, since, q->hz);
+	*s = kmp_jiffies_seconds(now, since, hz);
+	return true;
+}
+
+static bool queue_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct queue_arg *q = arg;
+	uint64_t s;
+
+	q->n++;
+	if (!q->ages)
+		return true;
+	if (!waiter_seconds(q->mem, q->l, node - q->l->wqe_entry.off, q->now, q->hz, &s, err))
+		return false;
 	if (s > q->oldest)
 		q->oldest = s;
 	return true;
@@ -584,15 +586,9 @@ static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
 	}
 	kmp_comm_clean(w.comm);
 	if (a->ages) {
-		uint64_t since, waiter = wqe - l->waiter_entry.off;
-
-		if (!kmp_read_uint(a->mem, waiter + l->waiter_since.off, l->waiter_since.size,
-				   &since, &why)) {
-			kmp_wraperr(err, &why, "waiter 0x%" PRIx64 ": %s", waiter, why.msg);
+		if (!waiter_seconds(a->mem, l, wqe, a->now, a->hz, &w.waited, err))
 			return false;
-		}
 		w.have_waited = true;
-		w.waited = kmp_jiffies_seconds(a->now, since, a->hz);
 	}
 	a->fn(&w, a->arg);
 	return true;

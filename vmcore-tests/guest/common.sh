@@ -13,28 +13,25 @@ load_dm_crypt() {
 		modprobe "$m" 2>> /out/modprobe.err || log "modprobe $m failed"
 	done
 }
-# dm-crypt over a loop device on tmpfs with a fixed key.
+# dm-crypt over a loop device on tmpfs with a fixed key:
+# setup_dm_crypt [NAME LOOP] (default kmpcrypt over loop0).
 setup_dm_crypt() {
-	dd if=/dev/zero of=/tmp/disk.img bs=1M count=16 2>/dev/null
-	losetup /dev/loop0 /tmp/disk.img || return 1
-	DM_DISABLE_UDEV=1 dmsetup create --noudevsync kmpcrypt --table \
-		"0 32768 crypt aes-xts-plain64 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f 0 /dev/loop0 0"
+	local name=${1:-kmpcrypt} loop=${2:-0}
+	dd if=/dev/zero of=/tmp/disk$loop.img bs=1M count=16 2>/dev/null
+	losetup /dev/loop$loop /tmp/disk$loop.img || return 1
+	DM_DISABLE_UDEV=1 dmsetup create --noudevsync "$name" --table \
+		"0 32768 crypt aes-xts-plain64 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f 0 /dev/loop$loop 0"
 }
 teardown_dm_crypt() {
-	DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpcrypt
-	losetup -d /dev/loop0
+	DM_DISABLE_UDEV=1 dmsetup remove --noudevsync "${1:-kmpcrypt}"
+	losetup -d "/dev/loop${2:-0}"
 }
 # Two targets, kmpcrypt over loop0 and kmpcrypt2 over loop1.
 setup_dm_crypt2() {
-	setup_dm_crypt || return 1
-	dd if=/dev/zero of=/tmp/disk2.img bs=1M count=16 2>/dev/null
-	losetup /dev/loop1 /tmp/disk2.img || return 1
-	DM_DISABLE_UDEV=1 dmsetup create --noudevsync kmpcrypt2 --table \
-		"0 32768 crypt aes-xts-plain64 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f 0 /dev/loop1 0"
+	setup_dm_crypt && setup_dm_crypt kmpcrypt2 1
 }
 teardown_dm_crypt2() {
-	DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpcrypt2
-	losetup -d /dev/loop1
+	teardown_dm_crypt kmpcrypt2 1
 	teardown_dm_crypt
 }
 kmp_cmd() { echo "$*" > /proc/kmp_test; }
