@@ -86,6 +86,15 @@ void kmp_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* "-" (none, as /proc/mempool prints it) is null in JSON. */
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (!strcmp(s, "-"))
+		fputs("null", f);
+	else
+		kmp_json_string(f, s);
+}
+
 void kmp_json_pool(FILE *f, const struct kmp_pool *p)
 {
 	kmp_json_pool_open(f, p);
@@ -107,10 +116,7 @@ void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
 	else
 		fprintf(f, "%" PRIu64, p->waiting);
 	fputs(", \"owner\": ", f);
-	if (!strcmp(p->owner, "-"))
-		fputs("null", f);
-	else
-		kmp_json_string(f, p->owner);
+	json_string_or_null(f, p->owner);
 	if (p->v11)
 		fprintf(f, ", \"failed\": %" PRIu64 ", \"emptied\": %" PRIu64, p->nr_fail,
 			p->nr_empty);
@@ -121,9 +127,6 @@ void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
 		else
 			fprintf(f, "%" PRIu64, p->oldest_wait);
 		fputs(", \"instance\": ", f);
-		if (!strcmp(p->instance, "-"))
-			fputs("null", f);
-		else
-			kmp_json_string(f, p->instance);
+		json_string_or_null(f, p->instance);
 	}
 }
