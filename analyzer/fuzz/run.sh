@@ -1,6 +1,7 @@
 #!/bin/bash
-# Run every libFuzzer harness for SECONDS each, one after the other, and
-# print one test line per harness:
+# Run every libFuzzer harness for SECONDS each, FUZZ_JOBS of them at a time
+# (default: one per CPU; each harness is one process), and print one test
+# line per harness, in the order given:
 #   ok - fuzz: fuzz_walk 123456 execs, cov 321, ft 987, corpus 45
 #   not ok - fuzz: fuzz_walk: crash/leak/sanitizer report (artifact ...)
 #
@@ -11,13 +12,16 @@ set -u
 BIN=$1 SECS=$2
 shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
+JOBS=${FUZZ_JOBS:-$(nproc)}
+[ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 export LSAN_OPTIONS="suppressions=$HERE/../tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export KMP_FAKE_VMLINUX=$BIN/../fake_vmlinux
-fail=0
-for h in "$@"; do
+
+# one HARNESS: run it, write its test line(s) to BINDIR/HARNESS.result
+one() {
+	local h=$1 log=$BIN/$1.log rc execs cov
 	mkdir -p "$BIN/work/$h" "$BIN/artifacts" "$HERE/corpus/$h"
-	log=$BIN/$h.log
 	"$BIN/$h" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$BIN/artifacts/$h-" "$BIN/work/$h" "$HERE/corpus/$h" > "$log" 2>&1
 	rc=$?
@@ -29,6 +33,29 @@ for h in "$@"; do
 	else
 		echo "not ok - fuzz: $h: exit $rc, ${execs:-0} execs; see $log:"
 		grep -E 'ERROR|runtime error|SUMMARY|artifact' "$log" | head -5 | sed 's/^/    /'
+	fi > "$BIN/$h.result.tmp"
+	mv "$BIN/$h.result.tmp" "$BIN/$h.result"
+}
+
+running=0
+for h in "$@"; do
+	rm -f "$BIN/$h.result"
+	if [ $running -ge "$JOBS" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	one "$h" &
+	running=$((running + 1))
+done
+wait
+# A harness without a result (its runner died) fails as well.
+fail=0
+for h in "$@"; do
+	if [ -f "$BIN/$h.result" ]; then
+		cat "$BIN/$h.result"
+		grep -q '^not ok - ' "$BIN/$h.result" && fail=1
+	else
+		echo "not ok - fuzz: $h: no result (see $BIN/$h.log)"
 		fail=1
 	fi
 done
