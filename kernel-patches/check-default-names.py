@@ -18,10 +18,19 @@ creates it (include/linux/mempool.h, struct mempool_id and MEMPOOL_ID()):
     ":bvec", ":bip" and ":bip_bvec" (block/bio.c, bioset_pool_init()).
     A bio_set call site is listed under its "...:bio" name; the other pools
     of the same bio_set differ from it only by that suffix, so they collide
-    exactly when the ":bio" names do.
+    exactly when the ":bio" names do;
+  - a helper that creates pools for its caller (a function with a
+    `const struct mempool_id *` parameter that it passes to
+    mempool_id_derive(&sub, id, "<kind>", gfp), e.g. __dm_io_client_create())
+    names them "<name>:<kind>" or "<object>:<function>:<kind>" after the
+    caller (mm/mempool.c, mempool_id_derive()).  Such helpers are found in
+    the tree, and a call of one with a MEMPOOL_ID() (through a macro like
+    dm_io_client_create()) is a call site named "<object>:<function>:<kind>"
+    for each kind it derives; pools the helper derives further from that
+    identity ("...:kcopyd:dm-io") are unique when these are.
 
 The naming rule is checked in the tree first (the format strings in
-mm/mempool.c and block/bio.c, .object and .caller in MEMPOOL_ID()); a tree
+mm/mempool.c (mempool_make_name(), mempool_id_derive()) and block/bio.c, .object and .caller in MEMPOOL_ID()); a tree
 whose rule differs is refused (status 2) rather than checked against a
 stale rule.  Besides those three functions and MEMPOOL_ID(), the API is
 not built in: the script reads the #defines of every file that mentions
@@ -312,6 +321,7 @@ class Checker:
         self.makefiles = {}     # dir rel -> parsed Makefile info
         # naming macros: scope (None = header, else rel of .c) -> name -> entries
         self.macros = {None: {}}
+        self.helper_defs = {}
         self.objlike = set()    # naming macros without parameters
         for p, (kind, idx) in PRIMITIVES.items():
             self.macros[None][p] = [(kind, ("idprim", idx))]
@@ -342,6 +352,68 @@ class Checker:
                 self.files[rel] = Src(path, rel, data.decode("utf-8", "replace"))
                 added += 1
         return added
+
+    # ---- helpers ----
+    def find_helpers(self):
+        """Functions defined with a `const struct mempool_id *` parameter
+        that derive their pools' identities from it with
+        mempool_id_derive(): name -> (index of the parameter, kinds)."""
+        self.helper_defs = {}
+        for rel, src in sorted(self.files.items()):
+            if not rel.endswith(".c") or "mempool_id_derive" not in src.masked:
+                continue
+            m = src.masked
+            for mt in re.finditer(r"\bconst\s+struct\s+mempool_id\s*\*\s*([A-Za-z_]\w*)\s*[,)]", m):
+                # the '(' that opens this parameter list
+                depth, i = 0, mt.start()
+                while i >= 0:
+                    if m[i] == ")":
+                        depth += 1
+                    elif m[i] == "(":
+                        if depth == 0:
+                            break
+                        depth -= 1
+                    elif m[i] in ";{}":
+                        i = -1
+                        break
+                    i -= 1
+                if i < 0:
+                    continue
+                close = match_paren(m, i)
+                fm = re.search(r"([A-Za-z_]\w*)\s*$", m[:i])
+                after = re.match(r"\s*\{", m[close + 1:]) if close > 0 else None
+                if not fm or not after:
+                    continue
+                fname, pname = fm.group(1), mt.group(1)
+                if fname in PRIMITIVES or fname == "mempool_id_derive":
+                    continue
+                params = split_args(m, src.code, i, close)
+                idx = next((k for k, p in enumerate(params)
+                            if re.search(r"\bmempool_id\b.*\b" + re.escape(pname) + r"\s*$",
+                                         " ".join(p.split()))), None)
+                if idx is None:
+                    continue
+                body_start = close + 1 + after.end() - 1
+                body_end = match_paren(m, body_start)
+                body_m = m[body_start:body_end]
+                body_c = src.code[body_start:body_end]
+                kinds = []
+                for dm in re.finditer(r"\bmempool_id_derive\s*\(", body_m):
+                    a = dm.end() - 1
+                    b = match_paren(body_m, a)
+                    args = split_args(body_m, body_c, a, b)
+                    if len(args) < 3 or strip_parens(args[1]) != pname:
+                        continue
+                    k = eval_name(args[2], None)
+                    if k[0] == "literal":
+                        kinds.append(k[1])
+                    else:
+                        self.notes.append(f"{rel}: {fname}() derives a kind computed at "
+                                          f"run time ({k[-1]}), not checked")
+                if kinds:
+                    self.helper_defs[fname] = (idx, sorted(set(kinds)), rel)
+                    self.macros[None][fname] = [("helper:" + k, ("idprim", idx))
+                                                for k in sorted(set(kinds))]
 
     # ---- macros ----
     def lookup(self, scope, name):
@@ -401,7 +473,8 @@ class Checker:
                 scope = None if rel.endswith(".h") else rel
                 names = self.naming_names(scope)
                 for dname, params, body, _line in src.defines:
-                    if dname in PRIMITIVES or dname == "MEMPOOL_ID":
+                    if (dname in PRIMITIVES or dname in self.helper_defs or
+                            dname == "MEMPOOL_ID"):
                         continue
                     if not any(n in body for n in names):
                         continue
@@ -698,8 +771,7 @@ class Checker:
                         sites.append(site)
                     elif spec[0] == "literal":
                         site["name"] = re.sub(r"\s", "_", spec[1])
-                        if kind == "bioset":
-                            site["name"] += ":bio"
+                        site["name"] += kind_suffix(kind)
                         explicit.append(site)
                     elif spec[0] == "passthru":
                         site["id"] = spec[1]
@@ -740,8 +812,17 @@ class Checker:
                 self.notes.append(f"{rel}:{s['line']}: enclosing function "
                                   f"'{s['func']}' looks macro-generated; __func__ "
                                   "approximated")
-            suffix = ":bio" if s["kind"] == "bioset" else ""
+            suffix = kind_suffix(s["kind"])
             s["names"] = [f"{o}:{s['func']}{suffix}" for o in s["objects"]]
+
+
+def kind_suffix(kind):
+    """What a call site's kind appends to "<object>:<function>"."""
+    if kind == "bioset":
+        return ":bio"
+    if kind.startswith("helper:"):
+        return ":" + kind[len("helper:"):]
+    return ""
 
 
 def assign_target(masked, pos):
@@ -778,6 +859,8 @@ def suggestion(site, names_api, taken):
     named = api + "_named" if api + "_named" in names_api else None
     if named is None:
         return f'name it with MEMPOOL_ID("{name}", 0) (no _named form of {api}())'
+    if site["kind"].startswith("helper:"):
+        return f'{named}() with the name "{name}"'
     if api in ("mempool_create", "mempool_init"):
         lead = args[0].strip() + ", " if api == "mempool_init" and args else ""
         return f'{named}({lead}"{name}", elem_size, ...)'
@@ -801,6 +884,8 @@ RULE = [
      "MEMPOOL_ID() sets .caller = __func__"),
     ("mm/mempool.c", r'kasprintf\(\s*\w+\s*,\s*"%s:%s"\s*,\s*id->object\s*,'
      r"\s*id->caller\s*\)", 'an unnamed pool is "<object>:<caller>"'),
+    ("mm/mempool.c", r'"%s:%s:%s"\s*,\s*id->object\s*,\s*id->caller\s*,\s*kind\s*\)',
+     'a helper\'s pool is "<object>:<caller>:<kind>" (mempool_id_derive())'),
     ("block/bio.c", r'"%s:%s:%s"\s*,\s*bs->object\s*,\s*bs->caller\s*,\s*kind\s*\)',
      'a pool of an unnamed bio_set is "<object>:<caller>:<kind>"'),
 ]
@@ -845,6 +930,7 @@ def main(argv):
     verbose = "-v" in opts or "--verbose" in opts
     ck = Checker(tree, verbose)
     ck.load(PREFILTER)
+    ck.find_helpers()
     # Wrappers defined in headers may be used in files the prefilter missed.
     known = set()
     while True:
@@ -878,10 +964,14 @@ def main(argv):
         (dups if pairs_real else excl)[n] = (lst, others)
 
     nmem = sum(1 for s in ck.sites if s["kind"] == "mempool")
-    nbio = len(ck.sites) - nmem
+    nbio = sum(1 for s in ck.sites if s["kind"] == "bioset")
+    nhelp = len(ck.sites) - nmem - nbio
     print(f"# tree: {os.path.abspath(tree)}")
     print(f"call sites with a default name: {len(ck.sites)} "
-          f"({nmem} mempool, {nbio} bio_set)")
+          f"({nmem} mempool, {nbio} bio_set, {nhelp} helper)")
+    print("helpers naming pools after their callers: " +
+          (" ".join(f"{n}() ({', '.join(k)})"
+                    for n, (_i, k, _r) in sorted(ck.helper_defs.items())) or "none"))
     print(f"distinct default names: {len(by_name)}")
     print(f"call sites with an explicit name: {len(ck.explicit)} literal, "
           f"{len(ck.runtime)} computed at run time (not checked)")

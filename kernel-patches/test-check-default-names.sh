@@ -1,6 +1,7 @@
 #!/bin/bash
 # Tests of check-default-names.py on small fake kernel trees it creates:
-# the series' macro chain in stub headers, a composite module, a local
+# the series' macro chain in stub headers, a helper that names its pools
+# after its callers (mempool_id_derive()), a composite module, a local
 # wrapper macro, calls over several lines, comments and strings that name
 # the API, #if/#else branches, a bio_set, a _named call with NULL, and an
 # explicit name equal to a default one.  Exits non-zero on any failure.
@@ -17,7 +18,10 @@ mktree() {
 	# The shapes of the series' macros (include/linux/mempool.h, bio.h).
 	mkdir -p "$t/mm" "$t/block"
 	# The naming rule, as mm/mempool.c and block/bio.c state it.
-	echo 'name = kasprintf(gfp, "%s:%s", id->object, id->caller);' > "$t/mm/mempool.c"
+	cat > "$t/mm/mempool.c" <<'EOF'
+name = kasprintf(gfp, "%s:%s", id->object, id->caller);
+name = kasprintf(gfp, "%s:%s:%s", id->object, id->caller, kind);
+EOF
 	echo 'snprintf(name, sizeof(name), "%s:%s:%s", bs->object, bs->caller, kind);' \
 		> "$t/block/bio.c"
 	cat > "$t/include/linux/mempool.h" <<'EOF'
@@ -63,12 +67,45 @@ int __bioset_init(struct bio_set *bs, const struct mempool_id *id,
 #define bioset_init(bs, pool_size, front_pad, flags)			\
 	__bioset_init(bs, MEMPOOL_ID(NULL, 0), pool_size, front_pad, flags)
 EOF
+	# A helper that names its pools after its caller (like dm-io).
+	cat > "$t/include/linux/fake-client.h" <<'EOF'
+struct fake_client *__fake_client_create(int n, const struct mempool_id *id);
+#define fake_client_create(n)	__fake_client_create(n, MEMPOOL_ID(NULL, 0))
+#define fake_client_create_named(n, name)				\
+	__fake_client_create(n, MEMPOOL_ID(name, 0))
+EOF
+	mkdir -p "$t/lib"
+	echo 'obj-y += fake-client.o' > "$t/lib/Makefile"
+	cat > "$t/lib/fake-client.c" <<'EOF'
+struct fake_client *__fake_client_create(int n,
+					 const struct mempool_id *id)
+{
+	struct mempool_id sub;
+	char *name = mempool_id_derive(&sub, id, "fakec", GFP_KERNEL);
+
+	c->pool = __mempool_create_node(n, f, g, NULL, GFP_KERNEL, 0, &sub);
+	kfree(name);
+	return c;
+}
+EOF
+	# Two clients in one function collide, a named one does not.
+	cat > "$t/drivers/fake/client.c" <<'EOF'
+#include <linux/fake-client.h>
+static int client_setup(void)
+{
+	a = fake_client_create(1);
+	b = fake_client_create(2);
+	c = fake_client_create_named(3, "fake_c");
+	return 0;
+}
+EOF
 	cat > "$t/drivers/fake/Makefile" <<'EOF'
 obj-$(CONFIG_FAKE) += fake-mod.o
 fake-mod-y := core.o
 fake-mod-$(CONFIG_FAKE_EXTRA) += \
 	extra.o
 obj-$(CONFIG_OTHER) += other.o
+obj-$(CONFIG_CLIENT) += client.o
 EOF
 	# core.c: lines 5 and 7 collide (fake_mod:fake_init); the bio_set,
 	# the explicit name, the comment and the string do not.
@@ -148,11 +185,15 @@ has() { grep -qxF -- "$1" <<< "$out"; }
 mktree "$W/dup"
 run "$W/dup"
 check "collision: exit status 1 (got $rc)" test "$rc" = 1
-check "collision: 8 default call sites (2 in #if branches)" \
-	has "call sites with a default name: 8 (7 mempool, 1 bio_set)"
-check "collision: 6 distinct default names" has "distinct default names: 6"
-check "collision: one name shared, by 2 sites" \
-	has "default names shared by more than one call site: 1 names, 2 call sites"
+check "collision: 10 default call sites (2 in #if branches, 2 of a helper)" \
+	has "call sites with a default name: 10 (7 mempool, 1 bio_set, 2 helper)"
+check "collision: the helper is found, with the kind it derives" \
+	has "helpers naming pools after their callers: __fake_client_create() (fakec)"
+check "collision: 7 distinct default names" has "distinct default names: 7"
+check "collision: two names shared, by 2 sites each" \
+	has "default names shared by more than one call site: 2 names, 4 call sites"
+check "collision: a helper's pools are named <caller object>:<caller>:<kind>" \
+	has "DUPLICATE client:client_setup:fakec (2 default)"
 check "collision: the name is <composite module>:<function>" \
 	has "DUPLICATE fake_mod:fake_init (2 default)"
 check "collision: file:line of the multi-line call (its first line)" \
@@ -161,8 +202,8 @@ check "collision: file:line of the second call" \
 	has "    drivers/fake/core.c:7: mempool_create_kmalloc_pool() in fake_init()"
 check "collision: #if/#else branches are reported, not counted" \
 	has "# not counted: fake_mod:extra_setup at drivers/fake/extra.c:5, drivers/fake/extra.c:10 (different branches of one #if, never in one kernel)"
-check "collision: only the two sites are listed as duplicates" \
-	test "$(grep -c '^    [^ ]' <<< "$out")" = 2
+check "collision: only the four sites are listed as duplicates" \
+	test "$(grep -c '^    [^ ]' <<< "$out")" = 4
 check "collision: a _named call suggested for each" bash -c \
 	'grep -qx "        suggest: mempool_create_slab_pool_named(\"fake_mod_a\", ...)" <<< "$1" &&
 	 grep -qx "        suggest: mempool_create_kmalloc_pool_named(\"fake_mod_b\", ...)" <<< "$1"' \
@@ -176,9 +217,12 @@ check "list: _named(NULL) gets the default name, object from obj-y" \
 	has "site drivers/fake/other.c:3 mempool_init_named other:other_init"
 check "list: a direct __mempool_create_node(..., MEMPOOL_ID(NULL, 0))" \
 	has "site drivers/fake/other.c:23 __mempool_create_node other:other_direct"
-check "list: the helper passing on an identity is the only helper, no site" bash -c \
-	'[ "$(grep "^# helper" <<< "$1")" = "# helper (passes on an identity, not a call site): drivers/fake/other.c:28 __mempool_create_node(id) in other_helper()" ] &&
+check "list: the functions passing on an identity are helpers, no sites" bash -c \
+	'[ "$(grep "^# helper" <<< "$1")" = "# helper (passes on an identity, not a call site): drivers/fake/other.c:28 __mempool_create_node(id) in other_helper()
+# helper (passes on an identity, not a call site): lib/fake-client.c:7 __mempool_create_node(&sub) in __fake_client_create()" ] &&
 	 ! grep -q "^site drivers/fake/other.c:28 " <<< "$1"' _ "$out"
+check "list: a helper's call site, named after the caller" \
+	has "site drivers/fake/client.c:4 fake_client_create client:client_setup:fakec"
 check "list: a function whose head is in both branches of an #ifdef" \
 	has "site drivers/fake/other.c:19 mempool_create_slab_pool other:other_debug"
 check "list: nothing from #if 0" bash -c '! grep -q "^site drivers/fake/other.c:8 " <<< "$1"' _ "$out"
@@ -189,11 +233,13 @@ check "list: the comment, the string and the explicit name are no default sites"
 cp -r "$W/dup" "$W/uniq"
 sed -i 's/mempool_create_kmalloc_pool(2, 64)/mempool_create_kmalloc_pool_named("fake_b", 2, 64)/' \
 	"$W/uniq/drivers/fake/core.c"
+sed -i 's/fake_client_create(2)/fake_client_create_named(2, "fake_b2")/' \
+	"$W/uniq/drivers/fake/client.c"
 run "$W/uniq"
 check "unique: exit status 0 (got $rc)" test "$rc" = 0
-check "unique: 7 sites, 6 names, no duplicate" bash -c \
-	'grep -qx "call sites with a default name: 7 (6 mempool, 1 bio_set)" <<< "$1" &&
-	 grep -qx "distinct default names: 6" <<< "$1" && ! grep -q "^DUPLICATE" <<< "$1"' _ "$out"
+check "unique: 8 sites, 7 names, no duplicate" bash -c \
+	'grep -qx "call sites with a default name: 8 (6 mempool, 1 bio_set, 1 helper)" <<< "$1" &&
+	 grep -qx "distinct default names: 7" <<< "$1" && ! grep -q "^DUPLICATE" <<< "$1"' _ "$out"
 
 # 3. An explicit name equal to a default name is a duplicate too.
 cp -r "$W/uniq" "$W/expl"
@@ -205,6 +251,17 @@ check "explicit: the default name and the explicit site are listed" bash -c \
 	 grep -qx "    drivers/fake/core.c:7: mempool_create_kmalloc_pool_named() names it explicitly" <<< "$1"' \
 	_ "$out"
 
+# 3b. A helper's explicit name becomes "<name>:<kind>": naming the second
+# client "client:client_setup" gives the first one's default name.
+cp -r "$W/uniq" "$W/hexpl"
+sed -i 's/"fake_b2"/"client:client_setup"/' "$W/hexpl/drivers/fake/client.c"
+run "$W/hexpl"
+check "helper explicit: exit status 1 (got $rc)" test "$rc" = 1
+check "helper explicit: <name>:<kind> collides with the default name" bash -c \
+	'grep -qx "DUPLICATE client:client_setup:fakec (1 default, 1 explicit)" <<< "$1" &&
+	 grep -qx "    drivers/fake/client.c:5: fake_client_create_named() names it explicitly" <<< "$1"' \
+	_ "$out"
+
 # 4. Usage errors.
 run
 check "usage: no argument, exit status 2 (got $rc)" test "$rc" = 2
@@ -214,7 +271,7 @@ mkdir -p "$W/stock/include/linux"; echo '#define mempool_create(a) x(a)' > "$W/s
 run "$W/stock"
 check "usage: a tree without the series, exit status 2 (got $rc)" test "$rc" = 2
 cp -r "$W/uniq" "$W/rule"
-sed -i 's/"%s:%s", id->object/"%s:%s:%d", id->object/' "$W/rule/mm/mempool.c"
+sed -i '1s/"%s:%s", id->object/"%s:%s:%d", id->object/' "$W/rule/mm/mempool.c"
 run "$W/rule"
 check "usage: a tree whose naming rule changed is refused, exit status 2 (got $rc)" \
 	bash -c '[ "$1" = 2 ] && grep -q "naming rule is not the one" <<< "$2"' _ "$rc" "$out"
