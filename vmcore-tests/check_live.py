@@ -149,6 +149,35 @@ R.check(rc("kmp-dm2") == 0 and k in (read(f("proc-dm2")), read(f("proc-dm2-after
         read(f("kmp-dm2.err")) + k[:1500])
 R.check(rc("dmremove2") == 0 and names(snap("proc-dmremove2")) == names(boot),
         "both devices removed: their pools are gone", names(snap("proc-dmremove2")))
+# --- a dm-snapshot: helpers' pools named after their callers (10-11/13) -------
+snapnew = multiset_minus(snap("proc-snap"), snap("proc-dmremove2"))
+want_snap = {f"dm_snapshot:snapshot_ctr:kcopyd{k}" for k in
+             ("", ":dm-io", ":dm-io:bio", ":dm-io:bvec")}
+want_snap |= {f"dm_snapshot:read_header:dm-io{k}" for k in ("", ":bio", ":bvec")}
+want_snap.add("dm_snapshot:snapshot_ctr")
+R.check(rc("dmsnap") == 0 and
+        {p["name"] for p in snapnew if p["owner"] == "dm_snapshot"} == want_snap and
+        len([p for p in snapnew if p["owner"] == "dm_snapshot"]) == len(want_snap),
+        "dm-snapshot's kcopyd and dm-io clients are named after dm-snapshot's "
+        "functions and owned by dm_snapshot (8 pools)",
+        sorted((p["name"], p["owner"]) for p in snapnew))
+R.check(not [p for p in snap("proc-snap") if p["name"] in
+             ("dm-io_client", "dm-io:bio", "dm_mod:dm_kcopyd_client_create")],
+        "no pool carries a helper's own name (dm-io_client, dm_mod:dm_kcopyd_client_create)",
+        names(snap("proc-snap")))
+R.check(one(snapnew, "dm_snapshot:snapshot_ctr:kcopyd:dm-io") is not None and
+        one(snapnew, "dm_snapshot:snapshot_ctr:kcopyd:dm-io")["min_nr"] == DM_RESERVED_IOS and
+        one(snapnew, "dm_snapshot:snapshot_ctr:kcopyd:dm-io")["type"] == "slab",
+        f"the kcopyd client's dm-io pool: slab, min_nr {DM_RESERVED_IOS}",
+        one(snapnew, "dm_snapshot:snapshot_ctr:kcopyd:dm-io"))
+k = read(f("kmp-snap"))
+R.check(rc("kmp-snap") == 0 and k in (read(f("proc-snap")), read(f("proc-snap-after"))),
+        "kmempool on /proc/kcore prints the snapshot's pools byte for byte",
+        read(f("kmp-snap.err")) + k[:1500])
+R.check(rc("dmsnapremove") == 0 and rc("rmmod-snap") == 0 and
+        names(snap("proc-snapremove")) == names(snap("proc-dmremove2")),
+        "snapshot removed, dm_snapshot unloaded: its pools are gone",
+        names(multiset_minus(snap("proc-snapremove"), snap("proc-dmremove2"))))
 R.check(multiset_minus(snap("proc-dmremove"), boot) == [] and
         len(snap("proc-dmremove")) == len(boot) and rc("dmremove") == 0,
         "after dmsetup remove the target's pools are gone",

@@ -94,6 +94,22 @@ run kmp-dm2 kmempool -s $VML
 snap proc-dm2-after
 teardown_dm_crypt2; echo $? > /out/dmremove2.rc
 snap proc-dmremove2
+# A dm-snapshot: the pools of its kcopyd and dm-io clients are named
+# after dm-snapshot's code, not after the helpers (series 10-11/13).
+dd if=/dev/zero of=/tmp/origin.img bs=1M count=8 2>/dev/null
+dd if=/dev/zero of=/tmp/cow.img bs=1M count=8 2>/dev/null
+losetup /dev/loop2 /tmp/origin.img && losetup /dev/loop3 /tmp/cow.img &&
+	DM_DISABLE_UDEV=1 dmsetup create --noudevsync kmpsnap --table \
+		"0 16384 snapshot /dev/loop2 /dev/loop3 P 8"
+echo $? > /out/dmsnap.rc
+snap proc-snap
+run kmp-snap kmempool -s $VML
+snap proc-snap-after
+DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpsnap && losetup -d /dev/loop2 &&
+	losetup -d /dev/loop3
+echo $? > /out/dmsnapremove.rc
+snap proc-snapremove
+rmmod dm_snapshot && rmmod dm_bufio; echo $? > /out/rmmod-snap.rc
 rmmod dm_crypt; rmmod dm_mod; echo $? > /out/rmmod-dm.rc
 snap proc-dm-rmmod
 run kmp-end kmempool -s $VML
