@@ -2,45 +2,87 @@
 # The rig's own failure modes: each must fail fast with a message saying
 # which, never hang.  A series that does not apply, a config that lost an
 # option, a guest script that fails, a VM that hangs, a VM that never boots.
+# The two kernel-tree checks and the VM checks are independent and run at
+# the same time; their lines are printed in this order when all are done.
+# The two trees (1.5 GB each) go to KMP_RIG_SCRATCH, by default a directory
+# in /dev/shm when it has 5 GiB free (on this disk writing and removing
+# one takes ~30 s, in tmpfs ~6 s), else build/t/rig/scratch.
 GROUP=rig
 . "$(dirname "$0")/lib.sh"
 R=$T/rig
 rm -rf "$R"; mkdir -p "$R/patches"
+# One scratch directory per clone, emptied at the start (what an
+# interrupted run left) and at the end.
+S=${KMP_RIG_SCRATCH:-}
+if [ -z "$S" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	S=/dev/shm/kmp-rig.$(echo "$ROOT" | sha256sum | cut -c1-8)
+	rm -rf "$S"
+	[ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -gt $((5 * 1024 * 1024)) ] || S=
+fi
+S=${S:-$R/scratch}
+rm -rf "$S"; mkdir -p "$S"
+trap 'rm -rf "$S"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; wait; exit 130' INT TERM
+# Both trees come from the source tarball recompressed once with zstd (the
+# same files; unpacking xz costs ~10 s of a CPU per tree here, zstd ~2 s),
+# kept in build/rig-cache under a key of the package version, size and date
+# of the tarball.  Without zstd, the tarball itself.
+TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+RIGTAR=$TARBALL
+if command -v zstd >/dev/null && [ -r "$TARBALL" ]; then
+	tkey=$( (dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null; stat -L -c '%s %Y' "$TARBALL") |
+		sha256sum | cut -c1-16)
+	zt=$B/rig-cache/$(basename "$TARBALL" .tar.xz)-$tkey.tar.zst
+	if [ ! -f "$zt" ]; then
+		stage "recompressing $(basename "$TARBALL") with zstd (once: $zt)"
+		rm -rf "$B/rig-cache"; mkdir -p "$B/rig-cache"
+		if xz -dc "$TARBALL" | zstd -q -1 -T0 -o "$zt.tmp"; then
+			mv "$zt.tmp" "$zt"
+		else
+			rm -f "$zt.tmp"
+		fi
+	fi
+	[ -f "$zt" ] && RIGTAR=$zt
+fi
 
 # expect_fail NAME STATUS WORDS -- CMD...: CMD exits with STATUS (or, for
-# "nonzero", anything but 0) and its stderr contains WORDS
+# "nonzero", anything but 0) and its stderr contains WORDS (kept in $EF.out
+# and $EF.err: EF names the check's files, one per concurrent check)
 expect_fail() {
-	local name=$1 want=$2 words=$3 rc t0=$SECONDS
+	local name=$1 want=$2 words=$3 rc t0=$SECONDS ef=${EF:-$R/ef}
 	shift 4
-	"$@" > "$R/out" 2> "$R/err"
+	"$@" > "$ef.out" 2> "$ef.err"
 	rc=$?
 	if { [ "$want" = nonzero ] && [ $rc != 0 ]; } || [ "$rc" = "$want" ]; then
-		if [ -z "$words" ] || grep -qF -- "$words" "$R/err"; then
-			ok "$name: exit $rc in $((SECONDS - t0)) s${words:+: $(grep -F -- "$words" "$R/err" | head -1 | cut -c1-100)}"
+		if [ -z "$words" ] || grep -qF -- "$words" "$ef.err"; then
+			ok "$name: exit $rc in $((SECONDS - t0)) s${words:+: $(grep -F -- "$words" "$ef.err" | head -1 | cut -c1-100)}"
 			return
 		fi
 	fi
 	not_ok "$name: exit $rc (want $want), stderr lacks '$words'"
-	sed 's/^/    /' "$R/err" | tail -8
+	sed 's/^/    /' "$ef.err" | tail -8
 }
 
-# A fragment asking for an option its dependencies rule out.
+# A fragment asking for an option its dependencies rule out; then the real
+# fragment passes the same check (one tree, $S/config).
 cp "$ROOT/kernel-patches/kmempool.config" "$R/bad.config"
 echo "CONFIG_KVM_AMD=y" >> "$R/bad.config"
-stage "configuring with an impossible option (extracts and patches a tree)"
-expect_fail "a config fragment line that olddefconfig drops" nonzero \
-	"config line lost by olddefconfig: CONFIG_KVM_AMD=y" -- \
-	env KMP_BUILD="$R/build" KMP_FRAGMENT="$R/bad.config" \
-	bash "$ROOT/qemu/build-kernel.sh" default --config-only
-# The real fragment passes the same check.
-if env KMP_BUILD="$R/build" bash "$ROOT/qemu/build-kernel.sh" default --config-only \
-	> "$R/out" 2> "$R/err"; then
-	ok "the real fragment survives olddefconfig whole"
-else
-	not_ok "the real fragment does not configure"; sed 's/^/    /' "$R/err" | tail -5
-fi
+config_checks() {
+	local EF=$R/config
+	expect_fail "a config fragment line that olddefconfig drops" nonzero \
+		"config line lost by olddefconfig: CONFIG_KVM_AMD=y" -- \
+		env KMP_BUILD="$S/config" KMP_TARBALL="$RIGTAR" KMP_FRAGMENT="$R/bad.config" \
+		bash "$ROOT/qemu/build-kernel.sh" default --config-only
+	if env KMP_BUILD="$S/config" KMP_TARBALL="$RIGTAR" bash "$ROOT/qemu/build-kernel.sh" default --config-only \
+		> "$EF.out" 2> "$EF.err"; then
+		ok "the real fragment survives olddefconfig whole"
+	else
+		not_ok "the real fragment does not configure"; sed 's/^/    /' "$EF.err" | tail -5
+	fi
+	rm -rf "$S/config"
+}
 
-# A series with a patch whose context is not in the tree.
+# A series with a patch whose context is not in the tree (another tree, $S/patch).
 cp "$ROOT"/kernel-patches/0*.patch "$R/patches/"
 cat > "$R/patches/0099-bogus.patch" <<'PATCH'
 From: nobody <nobody@example.com>
@@ -55,24 +97,48 @@ Subject: [PATCH] bogus
  and this context is invented
  as is this
 PATCH
-stage "applying a series with a patch that does not apply"
-expect_fail "a patch that does not apply" nonzero "patch 0099-bogus.patch does not apply" -- \
-	env KMP_BUILD="$R/build" KMP_PATCHES="$R/patches" \
-	KMP_FRAGMENT="$ROOT/kernel-patches/kmempool.config" \
-	bash "$ROOT/qemu/build-kernel.sh" default --config-only
-rm -rf "$R/build"
+patch_check() {
+	local EF=$R/patch
+	expect_fail "a patch that does not apply" nonzero "patch 0099-bogus.patch does not apply" -- \
+		env KMP_BUILD="$S/patch" KMP_TARBALL="$RIGTAR" KMP_PATCHES="$R/patches" \
+		KMP_FRAGMENT="$ROOT/kernel-patches/kmempool.config" \
+		bash "$ROOT/qemu/build-kernel.sh" default --config-only
+	rm -rf "$S/patch"
+}
 
 # VMs that fail.
 echo 'exit 3' > "$R/fail.sh"
 echo 'sleep 600' > "$R/hang.sh"
 echo 'echo never' > "$R/never.sh"
 VM=(bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.cpio.gz")
-expect_fail "a guest script that fails: its status comes back" 3 "" -- \
-	"${VM[@]}" --script "$R/fail.sh" --out "$R/vm-fail" --timeout 60
-expect_fail "a guest that hangs: stopped at the time limit" 124 "did not finish within 20s" -- \
-	"${VM[@]}" --script "$R/hang.sh" --out "$R/vm-hang" --timeout 20
-expect_fail "a kernel that cannot start init: stopped, not hung" 125 \
-	"VM stopped before its script finished" -- \
-	"${VM[@]}" --script "$R/never.sh" --out "$R/vm-never" --timeout 60 \
-	--append "rdinit=/nonexistent"
+vm_checks() {
+	local EF=$R/vm
+	expect_fail "a guest script that fails: its status comes back" 3 "" -- \
+		"${VM[@]}" --script "$R/fail.sh" --out "$R/vm-fail" --timeout 60
+	expect_fail "a guest that hangs: stopped at the time limit" 124 "did not finish within 20s" -- \
+		"${VM[@]}" --script "$R/hang.sh" --out "$R/vm-hang" --timeout 20
+	expect_fail "a kernel that cannot start init: stopped, not hung" 125 \
+		"VM stopped before its script finished" -- \
+		"${VM[@]}" --script "$R/never.sh" --out "$R/vm-never" --timeout 60 \
+		--append "rdinit=/nonexistent"
+}
+
+stage "configuring with an impossible option (extracts and patches a tree in $S)"
+stage "applying a series with a patch that does not apply (another tree, at the same time)"
+stage "VMs that fail (at the same time)"
+config_checks > "$R/config.res" 2>&1 &
+cpid=$!
+patch_check > "$R/patch.res" 2>&1 &
+ppid=$!
+vm_checks > "$R/vm.res" 2>&1
+wait $cpid
+wait $ppid
+# Each group's lines in order; a group that printed fewer results than it
+# has checks failed without saying why.
+for g in config:2 patch:1 vm:3; do
+	cat "$R/${g%:*}.res"
+	n=$(grep -cE '^(not )?ok - ' "$R/${g%:*}.res")
+	[ "$n" = "${g#*:}" ] || not_ok "${g%:*} checks: $n results of ${g#*:} (see $R/${g%:*}.res)"
+	fail=$((fail + $(grep -c '^not ok - ' "$R/${g%:*}.res")))
+done
 [ "$fail" = 0 ]
