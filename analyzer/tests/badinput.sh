@@ -15,6 +15,10 @@ KMP=$1 FAKE=$2 DUMP=${3:-} VML=${4:-} OTHER=${5:-}
 T=$(mktemp -d /tmp/kmp-bad.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
+# Debian's python3 (a python3 found first on PATH, e.g. a pyenv shim, can
+# take a second to start; these scripts run it dozens of times)
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 
 # expect NAME STATUS WORDS -- ARGS...
 expect() {
@@ -36,7 +40,7 @@ expect() {
 }
 
 # Deterministic "random" bytes.
-python3 -c 'import random,sys; r=random.Random(42); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(65536)))' > "$T/random"
+"$PY" -c 'import random,sys; r=random.Random(42); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(65536)))' > "$T/random"
 : > "$T/empty"
 printf 'ab' > "$T/short"
 # The start of a flattened dump: makedumpfile's signature and type.
@@ -44,7 +48,7 @@ printf 'makedumpfile\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' > "$T/flat"
 # Whole flattened files (makedumpfile -F): a 4096-byte header, records
 # {offset, size, data} (big endian), an end marker.
 flat() {	# flat OUT RECORD... with RECORD = OFFSET:SIZE[:DATASIZE]
-	python3 - "$@" <<'PY'
+	"$PY" - "$@" <<'PY'
 import struct, sys
 out = open(sys.argv[1], "wb")
 h = b"makedumpfile\0\0\0\0" + struct.pack(">qq", 1, 1)
@@ -63,7 +67,7 @@ flat "$T/flat-garbage" 4096:8192 0:4096
 flat "$T/flat-empty"
 # A flattened ELF core whose header is damaged (e_phentsize 0, one section
 # header at 64): the ELF checks must see the reassembled header.
-python3 - "$T/flat-badelf" <<'PY'
+"$PY" - "$T/flat-badelf" <<'PY'
 import struct, sys
 eh = b"\x7fELF\x02\x01\x01" + bytes(9) + struct.pack("<HHIQQQIHHHHHH", 4, 62, 1, 0, 64, 64,
                                                         0, 64, 0, 1, 64, 1, 0)
@@ -77,7 +81,7 @@ with open(sys.argv[1], "wb") as o:
 PY
 # kdump-compressed headers whose fields do not fit the file: libkdumpfile
 # 0.5.1 sized a table from them and asked for exabytes (found by fuzzing).
-python3 - "$T/kdump-" <<'PY'
+"$PY" - "$T/kdump-" <<'PY'
 import struct, sys
 def kdump(path, block, sub, bitmap, mapnr, size, version=6, mapnr64=None):
     h = bytearray(size)

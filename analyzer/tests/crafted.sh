@@ -13,6 +13,10 @@ KMP=$1 MKCORE=$2 FAKE=$3
 T=$(mktemp -d /tmp/kmp-crafted.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
+# Debian's python3 (a python3 found first on PATH, e.g. a pyenv shim, can
+# take a second to start; these scripts run it dozens of times)
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 
 ok() { echo "ok - crafted: $1"; pass=$((pass + 1)); }
 bad() {
@@ -56,7 +60,7 @@ is_prefix() {
 
 # poke FILE OFFSET SIZE VALUE...: little-endian integers written into FILE.
 poke() {
-	python3 - "$@" <<'EOF'
+	"$PY" - "$@" <<'EOF'
 import sys
 path = sys.argv[1]
 args = sys.argv[2:]
@@ -131,7 +135,7 @@ expect_fail "PT_NOTE larger than the file" 2 'note segment 0 .* outside the file
 c noteoff; poke "$T/noteoff" "$(ph 0 $P_OFFSET)" 8 0xffffffffffff0000
 expect_fail "PT_NOTE offset that wraps" 2 'note segment 0 .* outside the file' "$T/noteoff"
 # The VMCOREINFO note header: right after the program headers.
-nphdr=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(int.from_bytes(d[56:58],"little"))' "$T/good")
+nphdr=$("$PY" -c 'import sys; d=open(sys.argv[1],"rb").read(); print(int.from_bytes(d[56:58],"little"))' "$T/good")
 note=$((64 + 56 * nphdr))
 c namesz; poke "$T/namesz" $note 4 0x7ffffff0
 expect_fail "note name size past its segment" 2 'runs past the segment' "$T/namesz"
@@ -197,7 +201,7 @@ expect_fail "cut inside the VMCOREINFO note" 2 'note segment 0 .* outside the fi
 # The kind and the address of a partial report reach JSON: a cut before the
 # names is past the end of the file, at the first name's address.
 run "$T/cutpage" -f json
-kind=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["complete"], d.get("reason_kind"), d.get("reason_address"), len(d["pools"]))' "$T/out" 2>/dev/null)
+kind=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["complete"], d.get("reason_kind"), d.get("reason_address"), len(d["pools"]))' "$T/out" 2>/dev/null)
 if [ $rc = 5 ] && [ "$kind" = "False past-eof 0x$(printf %x "$strs_va") 0" ] && clean_err; then
 	ok "JSON of a partial report: reason_kind past-eof at the name's address ($kind)"
 else
@@ -290,7 +294,7 @@ expect_fail "OSRELEASE of another kernel" 4 'release 6.1.0-fake, core has 6.1.0-
 
 # --- a damaged vmlinux: struct mempool_s smaller than its members ---------
 # The DW_AT_byte_size of mempool_s in .debug_info, found with readelf, set to 16.
-off=$(python3 - "$FAKE" <<'EOF'
+off=$("$PY" - "$FAKE" <<'EOF'
 import re, subprocess, sys
 path = sys.argv[1]
 secs = subprocess.run(["readelf", "-SW", path], stdout=subprocess.PIPE, universal_newlines=True).stdout
@@ -326,7 +330,7 @@ fi
 
 # A vmlinux whose .symtab is not 8-byte aligned in the file (sh_offset + 4):
 # found by fuzz_layout as a misaligned Elf64_Sym access (UBSan).
-symoff=$(python3 - "$FAKE" <<'EOF'
+symoff=$("$PY" - "$FAKE" <<'EOF'
 import re, subprocess, sys
 path = sys.argv[1]
 d = open(path, "rb").read(64)
@@ -338,7 +342,7 @@ EOF
 )
 if [ -n "$symoff" ]; then
 	cp "$FAKE" "$T/vmlinux-symtab"
-	cur=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); o=int(sys.argv[2]); print(int.from_bytes(d[o:o+8],"little"))' "$T/vmlinux-symtab" "$symoff")
+	cur=$("$PY" -c 'import sys; d=open(sys.argv[1],"rb").read(); o=int(sys.argv[2]); print(int.from_bytes(d[o:o+8],"little"))' "$T/vmlinux-symtab" "$symoff")
 	poke "$T/vmlinux-symtab" "$symoff" 8 $((cur + 4))
 	timeout 60 "$KMP" -c "$T/good" -s "$T/vmlinux-symtab" > "$T/out" 2> "$T/err"
 	rc=$?
