@@ -21,7 +21,8 @@ creates it (include/linux/mempool.h, struct mempool_id and MEMPOOL_ID()):
     exactly when the ":bio" names do;
   - a helper that creates pools for its caller (a function with a
     `const struct mempool_id *` parameter that it passes to
-    mempool_id_derive(&sub, id, "<kind>", gfp), e.g. __dm_io_client_create())
+    mempool_id_derive(&sub, id, "<kind>", gfp), e.g. __dm_io_client_create(),
+    or passes it on to such a helper, e.g. __dm_block_manager_create())
     names them "<name>:<kind>" or "<object>:<function>:<kind>" after the
     caller (mm/mempool.c, mempool_id_derive()).  Such helpers are found in
     the tree, and a call of one with a MEMPOOL_ID() (through a macro like
@@ -357,10 +358,13 @@ class Checker:
     def find_helpers(self):
         """Functions defined with a `const struct mempool_id *` parameter
         that derive their pools' identities from it with
-        mempool_id_derive(): name -> (index of the parameter, kinds)."""
+        mempool_id_derive(), or pass it on to such a function (like
+        __dm_block_manager_create() to __dm_bufio_client_create()):
+        name -> (index of the parameter, kinds, file)."""
         self.helper_defs = {}
+        cands = []
         for rel, src in sorted(self.files.items()):
-            if not rel.endswith(".c") or "mempool_id_derive" not in src.masked:
+            if not rel.endswith(".c") or "mempool_id" not in src.masked:
                 continue
             m = src.masked
             for mt in re.finditer(r"\bconst\s+struct\s+mempool_id\s*\*\s*([A-Za-z_]\w*)\s*[,)]", m):
@@ -395,25 +399,48 @@ class Checker:
                     continue
                 body_start = close + 1 + after.end() - 1
                 body_end = match_paren(m, body_start)
-                body_m = m[body_start:body_end]
-                body_c = src.code[body_start:body_end]
-                kinds = []
-                for dm in re.finditer(r"\bmempool_id_derive\s*\(", body_m):
-                    a = dm.end() - 1
-                    b = match_paren(body_m, a)
-                    args = split_args(body_m, body_c, a, b)
-                    if len(args) < 3 or strip_parens(args[1]) != pname:
+                cands.append((rel, fname, idx, pname, m[body_start:body_end],
+                              src.code[body_start:body_end]))
+        kinds_of = {}
+        for rel, fname, idx, pname, body_m, body_c in cands:
+            kinds = []
+            for dm in re.finditer(r"\bmempool_id_derive\s*\(", body_m):
+                a = dm.end() - 1
+                b = match_paren(body_m, a)
+                args = split_args(body_m, body_c, a, b)
+                if len(args) < 3 or strip_parens(args[1]) != pname:
+                    continue
+                k = eval_name(args[2], None)
+                if k[0] == "literal":
+                    kinds.append(k[1])
+                else:
+                    self.notes.append(f"{rel}: {fname}() derives a kind computed at "
+                                      f"run time ({k[-1]}), not checked")
+            if kinds:
+                kinds_of[fname] = (idx, set(kinds), rel)
+        # A function that hands its parameter to a helper is a helper with
+        # the same kinds; follow such chains to a fixed point.
+        changed, rounds = True, 0
+        while changed and rounds < 50:
+            changed, rounds = False, rounds + 1
+            for rel, fname, idx, pname, body_m, body_c in cands:
+                for hname, (hidx, hkinds, _r) in list(kinds_of.items()):
+                    if hname == fname:
                         continue
-                    k = eval_name(args[2], None)
-                    if k[0] == "literal":
-                        kinds.append(k[1])
-                    else:
-                        self.notes.append(f"{rel}: {fname}() derives a kind computed at "
-                                          f"run time ({k[-1]}), not checked")
-                if kinds:
-                    self.helper_defs[fname] = (idx, sorted(set(kinds)), rel)
-                    self.macros[None][fname] = [("helper:" + k, ("idprim", idx))
-                                                for k in sorted(set(kinds))]
+                    for cm in re.finditer(r"(?<![\w.>])" + re.escape(hname) + r"\s*\(", body_m):
+                        a = cm.end() - 1
+                        b = match_paren(body_m, a)
+                        args = split_args(body_m, body_c, a, b)
+                        if hidx >= len(args) or strip_parens(args[hidx]) != pname:
+                            continue
+                        cur = kinds_of.setdefault(fname, (idx, set(), rel))[1]
+                        if not hkinds <= cur:
+                            cur |= hkinds
+                            changed = True
+        for fname, (idx, kinds, rel) in kinds_of.items():
+            self.helper_defs[fname] = (idx, sorted(kinds), rel)
+            self.macros[None][fname] = [("helper:" + k, ("idprim", idx))
+                                        for k in sorted(kinds)]
 
     # ---- macros ----
     def lookup(self, scope, name):

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Tests of check-default-names.py on small fake kernel trees it creates:
 # the series' macro chain in stub headers, a helper that names its pools
-# after its callers (mempool_id_derive()), a composite module, a local
+# after its callers (mempool_id_derive()), a helper passing its caller's
+# identity on to another one, a composite module, a local
 # wrapper macro, calls over several lines, comments and strings that name
 # the API, #if/#else branches, a bio_set, a _named call with NULL, and an
 # explicit name equal to a default one.  Exits non-zero on any failure.
@@ -261,6 +262,46 @@ check "helper explicit: <name>:<kind> collides with the default name" bash -c \
 	'grep -qx "DUPLICATE client:client_setup:fakec (1 default, 1 explicit)" <<< "$1" &&
 	 grep -qx "    drivers/fake/client.c:5: fake_client_create_named() names it explicitly" <<< "$1"' \
 	_ "$out"
+
+# 3c. A helper that passes its caller's identity on to another helper
+# (like dm_block_manager_create() to the bufio client) names the pools
+# after its own callers, not after itself.
+cp -r "$W/uniq" "$W/wrap"
+cat >> "$W/wrap/include/linux/fake-client.h" <<'EOF2'
+struct fake_wrap *__fake_wrap_create(int n, const struct mempool_id *id);
+#define fake_wrap_create(n)	__fake_wrap_create(n, MEMPOOL_ID(NULL, 0))
+EOF2
+echo 'obj-y += fake-wrap.o' >> "$W/wrap/lib/Makefile"
+cat > "$W/wrap/lib/fake-wrap.c" <<'EOF2'
+struct fake_wrap *__fake_wrap_create(int n, const struct mempool_id *id)
+{
+	w->c = __fake_client_create(n + 1, id);
+	return w;
+}
+EOF2
+mkdir -p "$W/wrap/drivers/wuser"
+printf 'obj-m += wuser-a.o\nobj-m += wuser-b.o\n' > "$W/wrap/drivers/wuser/Makefile"
+for u in a b; do
+	printf 'static int wuser_setup(void)\n{\n\tw = fake_wrap_create(1);\n\treturn 0;\n}\n' \
+		> "$W/wrap/drivers/wuser/wuser-$u.c"
+done
+run -l -v "$W/wrap"
+check "pass-through: exit status 0 (got $rc)" test "$rc" = 0
+check "pass-through: the wrapper is a helper with the kind of the helper it calls" \
+	has "helpers naming pools after their callers: __fake_client_create() (fakec) __fake_wrap_create() (fakec)"
+check "pass-through: each caller of the wrapper is a call site named after itself" bash -c \
+	'grep -qx "site drivers/wuser/wuser-a.c:3 fake_wrap_create wuser_a:wuser_setup:fakec" <<< "$1" &&
+	 grep -qx "site drivers/wuser/wuser-b.c:3 fake_wrap_create wuser_b:wuser_setup:fakec" <<< "$1"' _ "$out"
+check "pass-through: the wrapper's own call passes an identity on, no site" bash -c \
+	'grep -qx "# helper (passes on an identity, not a call site): lib/fake-wrap.c:3 __fake_client_create(id) in __fake_wrap_create()" <<< "$1" &&
+	 ! grep -q "^site lib/fake-wrap.c" <<< "$1"' _ "$out"
+check "pass-through: 10 sites, 3 of helpers" has "call sites with a default name: 10 (6 mempool, 1 bio_set, 3 helper)"
+# Two callers of the wrapper in one function of one object collide.
+printf 'static int wuser_two(void)\n{\n\tw = fake_wrap_create(1);\n\tv = fake_wrap_create(2);\n\treturn 0;\n}\n' \
+	>> "$W/wrap/drivers/wuser/wuser-a.c"
+run "$W/wrap"
+check "pass-through: two calls in one function collide, exit status 1 (got $rc)" \
+	bash -c '[ "$1" = 1 ] && grep -qx "DUPLICATE wuser_a:wuser_two:fakec (2 default)" <<< "$2"' _ "$rc" "$out"
 
 # 4. Usage errors.
 run

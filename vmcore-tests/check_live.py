@@ -149,7 +149,7 @@ R.check(rc("kmp-dm2") == 0 and k in (read(f("proc-dm2")), read(f("proc-dm2-after
         read(f("kmp-dm2.err")) + k[:1500])
 R.check(rc("dmremove2") == 0 and names(snap("proc-dmremove2")) == names(boot),
         "both devices removed: their pools are gone", names(snap("proc-dmremove2")))
-# --- a dm-snapshot: helpers' pools named after their callers (10-11/13) -------
+# --- a dm-snapshot: helpers' pools named after their callers (10-11/14) -------
 snapnew = multiset_minus(snap("proc-snap"), snap("proc-dmremove2"))
 want_snap = {f"dm_snapshot:snapshot_ctr:kcopyd{k}" for k in
              ("", ":dm-io", ":dm-io:bio", ":dm-io:bvec")}
@@ -178,6 +178,29 @@ R.check(rc("dmsnapremove") == 0 and rc("rmmod-snap") == 0 and
         names(snap("proc-snapremove")) == names(snap("proc-dmremove2")),
         "snapshot removed, dm_snapshot unloaded: its pools are gone",
         names(multiset_minus(snap("proc-snapremove"), snap("proc-dmremove2"))))
+# --- a thin pool and an era target: block managers named after them (12/14) --
+pdnew = multiset_minus(snap("proc-pd"), snap("proc-snapremove"))
+PD_OWNER = {"dm_thin_pool:__create_persistent_data_objects:bufio:dm-io": "dm_thin_pool",
+            "dm_era:create_persistent_data_objects:bufio:dm-io": "dm_era"}
+want_pd = {(n + k, o) for n, o in PD_OWNER.items() for k in ("", ":bio", ":bvec")}
+got_pd = sorted((p["name"], p["owner"]) for p in pdnew if ":bufio:" in p["name"])
+R.check(rc("dmpd") == 0 and set(got_pd) == want_pd and len(got_pd) == len(want_pd),
+        "thin-pool and era: each block manager's bufio pools are named after the "
+        "target's function and owned by its module (6 pools)",
+        read(f("dmpd.err")) + str(sorted((p["name"], p["owner"]) for p in pdnew)))
+R.check(rc("dmpd") == 0 and
+        not [p for p in snap("proc-pd") if p["owner"] == "dm_persistent_data" or
+             p["name"].startswith("dm_persistent_data:")],
+        "no pool carries the block manager's own name (dm_persistent_data:...)",
+        names(snap("proc-pd")))
+k = read(f("kmp-pd"))
+R.check(rc("kmp-pd") == 0 and k in (read(f("proc-pd")), read(f("proc-pd-after"))),
+        "kmempool on /proc/kcore prints the thin pool's and era's pools byte for byte",
+        read(f("kmp-pd.err")) + k[:1500])
+R.check(rc("dmpdremove") == 0 and rc("rmmod-pd") == 0 and
+        names(snap("proc-pdremove")) == names(snap("proc-snapremove")),
+        "thin pool and era removed, modules unloaded: their pools are gone",
+        names(multiset_minus(snap("proc-pdremove"), snap("proc-snapremove"))))
 R.check(multiset_minus(snap("proc-dmremove"), boot) == [] and
         len(snap("proc-dmremove")) == len(boot) and rc("dmremove") == 0,
         "after dmsetup remove the target's pools are gone",

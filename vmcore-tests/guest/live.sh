@@ -95,7 +95,7 @@ snap proc-dm2-after
 teardown_dm_crypt2; echo $? > /out/dmremove2.rc
 snap proc-dmremove2
 # A dm-snapshot: the pools of its kcopyd and dm-io clients are named
-# after dm-snapshot's code, not after the helpers (series 10-11/13).
+# after dm-snapshot's code, not after the helpers (series 10-11/14).
 dd if=/dev/zero of=/tmp/origin.img bs=1M count=8 2>/dev/null
 dd if=/dev/zero of=/tmp/cow.img bs=1M count=8 2>/dev/null
 losetup /dev/loop2 /tmp/origin.img && losetup /dev/loop3 /tmp/cow.img &&
@@ -110,6 +110,31 @@ DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpsnap && losetup -d /dev/loop2 &
 echo $? > /out/dmsnapremove.rc
 snap proc-snapremove
 rmmod dm_snapshot && rmmod dm_bufio; echo $? > /out/rmmod-snap.rc
+# A thin pool and an era target: each has a persistent-data block
+# manager, whose bufio client's pools are named after the target's code,
+# not after dm_block_manager_create() (series 12/14).  Both metadata
+# devices are zeroed, so the targets format them.
+for i in 2 3 4 5; do
+	dd if=/dev/zero of=/tmp/pd$i.img bs=1M count=8 2>/dev/null
+	losetup /dev/loop$i /tmp/pd$i.img || echo "losetup loop$i failed" >> /out/dmpd.err
+done
+DM_DISABLE_UDEV=1 dmsetup create --noudevsync kmpthin --table \
+	"0 16384 thin-pool /dev/loop2 /dev/loop3 128 0" 2>> /out/dmpd.err &&
+	DM_DISABLE_UDEV=1 dmsetup create --noudevsync kmpera --table \
+		"0 16384 era /dev/loop4 /dev/loop5 128" 2>> /out/dmpd.err
+echo $? > /out/dmpd.rc
+snap proc-pd
+run kmp-pd kmempool -s $VML
+snap proc-pd-after
+r=0
+DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpthin || r=1
+DM_DISABLE_UDEV=1 dmsetup remove --noudevsync kmpera || r=1
+for i in 2 3 4 5; do losetup -d /dev/loop$i || r=1; done
+echo $r > /out/dmpdremove.rc
+snap proc-pdremove
+rmmod dm_thin_pool && rmmod dm_era && rmmod dm_persistent_data &&
+	rmmod dm_bio_prison && rmmod dm_bufio
+echo $? > /out/rmmod-pd.rc
 rmmod dm_crypt; rmmod dm_mod; echo $? > /out/rmmod-dm.rc
 snap proc-dm-rmmod
 run kmp-end kmempool -s $VML
