@@ -55,11 +55,18 @@ for n in COUNTS:
             f"(best of 3: {times[n]:.2f} s)")
     R.check(D.rc(f"rmmod-{n}") == 0, f"{n}: rmmod removes them")
 lo, hi = min(COUNTS), max(COUNTS)
-if hi >= 10 * lo and times[lo] > 0.05:
+if hi >= 10 * lo:
     # Linear: ten times the pools may cost at most about ten times as long
     # (3x slack for timer resolution and noise); quadratic would be 100x.
-    ratio = times[hi] / times[lo]
+    # The smaller time is taken as at least 0.05 s (a faster read is below
+    # what the guest's timing resolves; v1's quadratic file needed 3.8 s
+    # for 100,000 pools, 76x that floor, so the check still catches it).
+    floor = max(times[lo], 0.05)
+    ratio = times[hi] / floor
     R.check(ratio <= 3 * hi / lo, f"4 KiB reads: {hi} pools take {ratio:.1f}x the time of {lo} "
-            f"(linear: {hi / lo:.0f}x, quadratic: {(hi / lo) ** 2:.0f}x)")
+            f"(linear: {hi / lo:.0f}x, quadratic: {(hi / lo) ** 2:.0f}x"
+            + (f"; {lo} took {times[lo]:.2f} s, counted as 0.05 s)" if times[lo] < 0.05 else ")"))
+else:
+    R.check(False, f"the pool counts {COUNTS} do not span a factor of 10")
 print(f"scale: {R.passed} passed, {R.failed} failed")
 sys.exit(1 if R.failed else 0)

@@ -30,3 +30,41 @@ vm() {
 	fi
 	return $rc
 }
+
+# kernel_tarball: the path of the kernel source tarball to unpack (KMP_TARBALL
+# or Debian's), recompressed once with zstd when zstd is there (the same
+# files; unpacking xz costs ~10 s of a CPU per tree here, zstd ~2 s), kept
+# in build/rig-cache under a key of the package version, size and date of
+# the tarball.  Without zstd, the tarball itself.
+kernel_tarball() {
+	local tb=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz} key zt
+	if command -v zstd >/dev/null && [ -r "$tb" ]; then
+		key=$( (dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null
+			stat -L -c '%s %Y' "$tb") | sha256sum | cut -c1-16)
+		zt=$B/rig-cache/$(basename "$tb" .tar.xz)-$key.tar.zst
+		if [ ! -f "$zt" ]; then
+			stage "recompressing $(basename "$tb") with zstd (once: $zt)"
+			rm -rf "$B/rig-cache"; mkdir -p "$B/rig-cache"
+			if xz -dc "$tb" | zstd -q -1 -T0 -o "$zt.tmp"; then
+				mv "$zt.tmp" "$zt"
+			else
+				rm -f "$zt.tmp"
+			fi
+		fi
+		[ -f "$zt" ] && tb=$zt
+	fi
+	echo "$tb"
+}
+# scratch_dir NAME GIB: an emptied directory for kernel trees, in /dev/shm
+# (per clone) when it has GIB GiB free (on this disk writing and removing a
+# 1.5 GB tree takes ~30 s, in tmpfs ~6 s), else build/t/NAME-scratch.
+scratch_dir() {
+	local d=""
+	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+		d=/dev/shm/kmp-$1.$(echo "$ROOT" | sha256sum | cut -c1-8)
+		rm -rf "$d"
+		[ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -gt $(($2 * 1024 * 1024)) ] || d=""
+	fi
+	d=${d:-$T/$1-scratch}
+	rm -rf "$d"; mkdir -p "$d" && echo "$d"
+}

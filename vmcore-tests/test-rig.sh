@@ -5,8 +5,8 @@
 # The two kernel-tree checks and the VM checks are independent and run at
 # the same time; their lines are printed in this order when all are done.
 # The two trees (1.5 GB each) go to KMP_RIG_SCRATCH, by default a directory
-# in /dev/shm when it has 5 GiB free (on this disk writing and removing
-# one takes ~30 s, in tmpfs ~6 s), else build/t/rig/scratch.
+# in /dev/shm when it has 5 GiB free, else build/t/rig-scratch (lib.sh,
+# scratch_dir).
 GROUP=rig
 . "$(dirname "$0")/lib.sh"
 R=$T/rig
@@ -14,36 +14,12 @@ rm -rf "$R"; mkdir -p "$R/patches"
 # One scratch directory per clone, emptied at the start (what an
 # interrupted run left) and at the end.
 S=${KMP_RIG_SCRATCH:-}
-if [ -z "$S" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	S=/dev/shm/kmp-rig.$(echo "$ROOT" | sha256sum | cut -c1-8)
-	rm -rf "$S"
-	[ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -gt $((5 * 1024 * 1024)) ] || S=
-fi
-S=${S:-$R/scratch}
-rm -rf "$S"; mkdir -p "$S"
+if [ -n "$S" ]; then rm -rf "$S"; mkdir -p "$S"; else S=$(scratch_dir rig 5); fi
 trap 'rm -rf "$S"' EXIT
 trap 'kill $(jobs -p) 2>/dev/null; wait; exit 130' INT TERM
-# Both trees come from the source tarball recompressed once with zstd (the
-# same files; unpacking xz costs ~10 s of a CPU per tree here, zstd ~2 s),
-# kept in build/rig-cache under a key of the package version, size and date
-# of the tarball.  Without zstd, the tarball itself.
-TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-RIGTAR=$TARBALL
-if command -v zstd >/dev/null && [ -r "$TARBALL" ]; then
-	tkey=$( (dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null; stat -L -c '%s %Y' "$TARBALL") |
-		sha256sum | cut -c1-16)
-	zt=$B/rig-cache/$(basename "$TARBALL" .tar.xz)-$tkey.tar.zst
-	if [ ! -f "$zt" ]; then
-		stage "recompressing $(basename "$TARBALL") with zstd (once: $zt)"
-		rm -rf "$B/rig-cache"; mkdir -p "$B/rig-cache"
-		if xz -dc "$TARBALL" | zstd -q -1 -T0 -o "$zt.tmp"; then
-			mv "$zt.tmp" "$zt"
-		else
-			rm -f "$zt.tmp"
-		fi
-	fi
-	[ -f "$zt" ] && RIGTAR=$zt
-fi
+# Both trees come from the source tarball recompressed once with zstd
+# (lib.sh, kernel_tarball).
+RIGTAR=$(kernel_tarball)
 
 # expect_fail NAME STATUS WORDS -- CMD...: CMD exits with STATUS (or, for
 # "nonzero", anything but 0) and its stderr contains WORDS (kept in $EF.out
