@@ -18,7 +18,7 @@
 #include "fdhook.h"
 #include "flat.h"
 
-#define KMP_KDUMP_CACHE_PAGES 64
+#define KMP_KDUMP_CACHE_PAGES 1024
 
 struct kdump {
 	kdump_ctx_t *ctx;
@@ -201,9 +201,13 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 	else if (!fstat(fd, &stbuf))
 		k->size = stbuf.st_size;
 	/*
-	 * The walk reads a few hundred scattered pages once each: a small
-	 * page cache is enough, and keeps memory use to a few MB (the
-	 * default of 1024 pages costs 12 MB).  Best effort.
+	 * libkdumpfile's default page cache (1024 pages, ~12 MB), said
+	 * explicitly: with a small cache (64 pages, which kmempool used to
+	 * keep memory down) libkdumpfile 0.5.1 crashed in kdump_read()
+	 * (memcpy through a NULL cache buffer) while the scan read 64 KiB
+	 * chunks of a kdump-tools dump of Debian's kernel; replaying the
+	 * same 3,841 reads on libkdumpfile alone crashes with 64 pages and
+	 * not with 128 to 1024.
 	 */
 	kdump_set_number_attr(k->ctx, "cache.size", KMP_KDUMP_CACHE_PAGES);
 	/*
