@@ -265,6 +265,14 @@ def strip_parens(t):
     return t
 
 
+def call_args(body_m, body_c, fname):
+    """The argument lists (code text) of the calls of FNAME in a function
+    body, given masked (body_m) and as written (body_c)."""
+    for cm in re.finditer(r"(?<![\w.>])" + re.escape(fname) + r"\s*\(", body_m):
+        a = cm.end() - 1
+        yield split_args(body_m, body_c, a, match_paren(body_m, a))
+
+
 def eval_name(text, params):
     t = strip_parens(text)
     if t in DEFAULT_NAMES:
@@ -404,10 +412,7 @@ class Checker:
         kinds_of = {}
         for rel, fname, idx, pname, body_m, body_c in cands:
             kinds = []
-            for dm in re.finditer(r"\bmempool_id_derive\s*\(", body_m):
-                a = dm.end() - 1
-                b = match_paren(body_m, a)
-                args = split_args(body_m, body_c, a, b)
+            for args in call_args(body_m, body_c, "mempool_id_derive"):
                 if len(args) < 3 or strip_parens(args[1]) != pname:
                     continue
                 k = eval_name(args[2], None)
@@ -427,10 +432,7 @@ class Checker:
                 for hname, (hidx, hkinds, _r) in list(kinds_of.items()):
                     if hname == fname:
                         continue
-                    for cm in re.finditer(r"(?<![\w.>])" + re.escape(hname) + r"\s*\(", body_m):
-                        a = cm.end() - 1
-                        b = match_paren(body_m, a)
-                        args = split_args(body_m, body_c, a, b)
+                    for args in call_args(body_m, body_c, hname):
                         if hidx >= len(args) or strip_parens(args[hidx]) != pname:
                             continue
                         cur = kinds_of.setdefault(fname, (idx, set(), rel))[1]
