@@ -31,6 +31,16 @@ def names(pools):
     return sorted(p["name"] for p in pools)
 
 
+def kmp_matches(kmp, before, after, what, shown=1500):
+    """kmempool's report KMP (run in the guest between the snapshots BEFORE
+    and AFTER of /proc/mempool) exits 0 and equals one of them byte for
+    byte; returns the report."""
+    k = read(f(kmp))
+    R.check(rc(kmp) == 0 and k in (read(f(before)), read(f(after))), what,
+            read(f(kmp + ".err")) + k[:shown])
+    return k
+
+
 def multiset_minus(a, b):
     rest = list(b)
     out = []
@@ -143,10 +153,8 @@ for name in ("dm-crypt_page", "dm-crypt:bio", "dm-crypt:bvec", "dm-bs:bio", "dm-
 split2 = sorted(p["instance"] for p in by_name(dm2, "bio_split:bio"))
 R.check(all(d in split2 for d in dm2_disks + ["loop0", "loop1"]),
         "bio_split:bio of loop0, loop1 and both dm devices are there by instance", split2)
-k = read(f("kmp-dm2"))
-R.check(rc("kmp-dm2") == 0 and k in (read(f("proc-dm2")), read(f("proc-dm2-after"))),
-        "kmempool on /proc/kcore prints the instances byte for byte",
-        read(f("kmp-dm2.err")) + k[:1500])
+kmp_matches("kmp-dm2", "proc-dm2", "proc-dm2-after",
+            "kmempool on /proc/kcore prints the instances byte for byte")
 R.check(rc("dmremove2") == 0 and names(snap("proc-dmremove2")) == names(boot),
         "both devices removed: their pools are gone", names(snap("proc-dmremove2")))
 # --- a dm-snapshot: helpers' pools named after their callers (10-11/14) -------
@@ -170,10 +178,8 @@ R.check(one(snapnew, "dm_snapshot:snapshot_ctr:kcopyd:dm-io") is not None and
         one(snapnew, "dm_snapshot:snapshot_ctr:kcopyd:dm-io")["type"] == "slab",
         f"the kcopyd client's dm-io pool: slab, min_nr {DM_RESERVED_IOS}",
         one(snapnew, "dm_snapshot:snapshot_ctr:kcopyd:dm-io"))
-k = read(f("kmp-snap"))
-R.check(rc("kmp-snap") == 0 and k in (read(f("proc-snap")), read(f("proc-snap-after"))),
-        "kmempool on /proc/kcore prints the snapshot's pools byte for byte",
-        read(f("kmp-snap.err")) + k[:1500])
+kmp_matches("kmp-snap", "proc-snap", "proc-snap-after",
+            "kmempool on /proc/kcore prints the snapshot's pools byte for byte")
 R.check(rc("dmsnapremove") == 0 and rc("rmmod-snap") == 0 and
         names(snap("proc-snapremove")) == names(snap("proc-dmremove2")),
         "snapshot removed, dm_snapshot unloaded: its pools are gone",
@@ -193,10 +199,8 @@ R.check(rc("dmpd") == 0 and
              p["name"].startswith("dm_persistent_data:")],
         "no pool carries the block manager's own name (dm_persistent_data:...)",
         names(snap("proc-pd")))
-k = read(f("kmp-pd"))
-R.check(rc("kmp-pd") == 0 and k in (read(f("proc-pd")), read(f("proc-pd-after"))),
-        "kmempool on /proc/kcore prints the thin pool's and era's pools byte for byte",
-        read(f("kmp-pd.err")) + k[:1500])
+kmp_matches("kmp-pd", "proc-pd", "proc-pd-after",
+            "kmempool on /proc/kcore prints the thin pool's and era's pools byte for byte")
 R.check(rc("dmpdremove") == 0 and rc("rmmod-pd") == 0 and
         names(snap("proc-pdremove")) == names(snap("proc-snapremove")),
         "thin pool and era removed, modules unloaded: their pools are gone",
@@ -411,10 +415,9 @@ R.check(after_l == before_l and rc("kmp-listed") == 0 and
 for kmp, before, after_ in [("kmp-boot", "proc-boot", "proc-boot-after"),
                             ("kmp-module", "proc-module", "proc-module-after"),
                             ("kmp-end", "proc-end", "proc-end")]:
-    k = read(f(kmp))
-    R.check(rc(kmp) == 0 and k in (read(f(before)), read(f(after_))),
-            f"{kmp}: kmempool on /proc/kcore prints exactly cat /proc/mempool "
-            f"({len(k.splitlines()) - 2} pools)", read(f(kmp + ".err")) + k[:2000])
+    kmp_matches(kmp, before, after_,
+                f"{kmp}: kmempool on /proc/kcore prints exactly cat /proc/mempool "
+                f"({len(read(f(kmp)).splitlines()) - 2} pools)", 2000)
 R.check(len(parse(read(f("kmp-module")))) >= len(boot) + 12,
         "that comparison included dm-crypt's and the module's pools")
 try:
