@@ -55,16 +55,3 @@ kernel_tarball() {
 	fi
 	echo "$tb"
 }
-# scratch_dir NAME GIB: an emptied directory for kernel trees, in /dev/shm
-# (per clone) when it has GIB GiB free (on this disk writing and removing a
-# 1.5 GB tree takes ~30 s, in tmpfs ~6 s), else build/t/NAME-scratch.
-scratch_dir() {
-	local d=""
-	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-		d=/dev/shm/kmp-$1.$(echo "$ROOT" | sha256sum | cut -c1-8)
-		rm -rf "$d"
-		[ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -gt $(($2 * 1024 * 1024)) ] || d=""
-	fi
-	d=${d:-$T/$1-scratch}
-	rm -rf "$d"; mkdir -p "$d" && echo "$d"
-}
