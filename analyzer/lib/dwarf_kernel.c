@@ -12,6 +12,34 @@ static bool member_in(Dwarf_Die *st, uint64_t st_size, const char *path, struct 
 	return kmp_dwarf_member_path(st, path, f) && f->off + f->size <= st_size;
 }
 
+/* struct module_memory mem[] (6.4 on): each kind's base and size, by enum mod_mem_type. */
+static bool modmem_load(Dwarf_Die *mod, uint64_t msize, Dwarf_Die *mm, Dwarf_Die *kinds,
+			struct kmp_modlayout *ml)
+{
+	static const char *const kind[KMP_MOD_N] = { "MOD_TEXT", "MOD_DATA", "MOD_RODATA",
+						     "MOD_RO_AFTER_INIT" };
+	struct kmp_field mem, base, size;
+	uint64_t esize;
+
+	if (!member_in(mod, msize, "mem", &mem) || !kmp_dwarf_size(mm, &esize) || !esize ||
+	    !member_in(mm, esize, "base", &base) || !member_in(mm, esize, "size", &size) ||
+	    base.size != 8 || size.size > 8)
+		return false;
+	for (int i = 0; i < KMP_MOD_N; i++) {
+		int64_t idx;
+
+		if (!kmp_dwarf_enumerator(kinds, kind[i], &idx) || idx < 0 ||
+		    (uint64_t)(idx + 1) * esize > mem.size)
+			return false;
+		ml->mem_base[i] = base;
+		ml->mem_base[i].off += mem.off + (uint64_t)idx * esize;
+		ml->mem_size[i] = size;
+		ml->mem_size[i].off += mem.off + (uint64_t)idx * esize;
+	}
+	ml->per_kind = true;
+	return true;
+}
+
 bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 			struct kmp_modlayout *ml)
 {
@@ -19,27 +47,32 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 		{ .name = "module", .tag = DW_TAG_structure_type },
 		{ .name = "mod_kallsyms", .tag = DW_TAG_structure_type },
 		{ .name = "elf64_sym", .tag = DW_TAG_structure_type },
+		{ .name = "module_memory", .tag = DW_TAG_structure_type },
+		{ .name = "mod_mem_type", .tag = DW_TAG_enumeration_type },
 	};
 	uint64_t msize, ksize;
-	bool via;
+	bool via, regions;
 	Dwarf_Die cu;
 
 	memset(ml, 0, sizeof(*ml));
 	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "kernel/module/main.c", no_aranges,
 				      &cu, &via))
 		return false;
-	kmp_dwarf_scan(&cu, w, 3);
+	kmp_dwarf_scan(&cu, w, 5);
 	if (!w[0].found || !w[1].found || !w[2].found ||
 	    !kmp_dwarf_size(&w[0].die, &msize) || !kmp_dwarf_size(&w[1].die, &ksize) ||
 	    !kmp_dwarf_size(&w[2].die, &ml->sym_size))
 		return false;
-	ml->ok = member_in(&w[0].die, msize, "list", &ml->list) &&
+	/* The core's regions: core_layout to 6.3, mem[] since. */
+	regions = (member_in(&w[0].die, msize, "core_layout.base", &ml->base) &&
+		   member_in(&w[0].die, msize, "core_layout.size", &ml->size) &&
+		   member_in(&w[0].die, msize, "core_layout.text_size", &ml->text_size) &&
+		   member_in(&w[0].die, msize, "core_layout.ro_after_init_size",
+			     &ml->ro_after_init_size) && ml->base.size == 8) ||
+		  (w[3].found && w[4].found && modmem_load(&w[0].die, msize, &w[3].die, &w[4].die, ml));
+	ml->ok = regions &&
+		 member_in(&w[0].die, msize, "list", &ml->list) &&
 		 member_in(&w[0].die, msize, "name", &ml->name) &&
-		 member_in(&w[0].die, msize, "core_layout.base", &ml->base) &&
-		 member_in(&w[0].die, msize, "core_layout.size", &ml->size) &&
-		 member_in(&w[0].die, msize, "core_layout.text_size", &ml->text_size) &&
-		 member_in(&w[0].die, msize, "core_layout.ro_after_init_size",
-			   &ml->ro_after_init_size) &&
 		 member_in(&w[0].die, msize, "kallsyms", &ml->kallsyms) &&
 		 member_in(&w[1].die, ksize, "symtab", &ml->ks_symtab) &&
 		 member_in(&w[1].die, ksize, "num_symtab", &ml->ks_num) &&
@@ -48,9 +81,64 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 		 member_in(&w[2].die, ml->sym_size, "st_info", &ml->st_info) &&
 		 member_in(&w[2].die, ml->sym_size, "st_value", &ml->st_value) &&
 		 member_in(&w[2].die, ml->sym_size, "st_size", &ml->st_size) &&
-		 ml->name.size > 0 && ml->base.size == 8 && ml->ks_symtab.size == 8 &&
+		 ml->name.size > 0 && ml->ks_symtab.size == 8 &&
 		 ml->ks_strtab.size == 8 && ml->st_value.size == 8 && ml->list.size == 16;
 	return ml->ok;
+}
+
+/* How this kernel tells a slab page, and where the slab's cache is (see slab.h). */
+static bool slab_test_load(struct kmp_wanted *w, struct kmp_slablayout *sl)
+{
+	Dwarf_Die *page = &w[1].die, *slab = &w[2].die, *flags = &w[3].die, *types = &w[4].die;
+	uint64_t ssize;
+
+	if (w[2].found) {	/* struct slab (5.17 on) overlays struct page */
+		if (!kmp_dwarf_size(slab, &ssize) || ssize > sl->page_struct_size ||
+		    !member_in(slab, ssize, "slab_cache", &sl->slab_cache))
+			return false;
+	} else if (!member_in(page, sl->page_struct_size, "slab_cache", &sl->slab_cache)) {
+		return false;
+	}
+	if (sl->slab_cache.size != 8 || !w[3].found ||
+	    !kmp_dwarf_enumerator(flags, "PG_head", &sl->pg_head) || sl->pg_head < 0 ||
+	    sl->pg_head >= 64)
+		return false;
+	if (kmp_dwarf_enumerator(flags, "PG_slab", &sl->pg_slab)) {
+		sl->slab_by = KMP_SLAB_BY_FLAG;
+		return sl->pg_slab >= 0 && sl->pg_slab < 64;
+	}
+	if (!w[4].found || !member_in(page, sl->page_struct_size, "page_type", &sl->page_type) ||
+	    sl->page_type.size != 4)
+		return false;
+	if (kmp_dwarf_enumerator(types, "PGTY_slab", &sl->pg_slab)) {
+		sl->slab_by = KMP_SLAB_BY_TYPE_BYTE;
+		return sl->pg_slab > 0 && sl->pg_slab < 256;
+	}
+	sl->slab_by = KMP_SLAB_BY_TYPE_BIT;
+	return kmp_dwarf_enumerator(types, "PG_slab", &sl->pg_slab) &&
+	       kmp_dwarf_enumerator(types, "PAGE_TYPE_BASE", &sl->type_base) &&
+	       sl->pg_slab > 0 && sl->pg_slab <= 0xffffffffLL &&
+	       sl->type_base > 0 && sl->type_base <= 0xffffffffLL;
+}
+
+/* A compound page's order: page[1].compound_order, or folio->_flags_1's low byte. */
+static bool order_load(struct kmp_wanted *w, struct kmp_slablayout *sl)
+{
+	uint64_t fsize;
+
+	if (member_in(&w[1].die, sl->page_struct_size, "compound_order", &sl->order)) {
+		sl->order_mask = ~0ULL;
+		return sl->order.size >= 1 && sl->order.size <= 4;
+	}
+	if (!w[5].found || !kmp_dwarf_size(&w[5].die, &fsize) ||
+	    !member_in(&w[5].die, fsize, "_flags_1", &sl->order) ||
+	    sl->order.off < sl->page_struct_size ||
+	    sl->order.off - sl->page_struct_size + sl->order.size > sl->page_struct_size ||
+	    sl->order.size != 8)
+		return false;
+	sl->order.off -= sl->page_struct_size;
+	sl->order_mask = 0xff;
+	return true;
 }
 
 bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_cu_addr,
@@ -61,21 +149,24 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_
 		{ .name = "page", .tag = DW_TAG_structure_type },
 		{ .name = "slab", .tag = DW_TAG_structure_type },
 		{ .name = "pageflags", .tag = DW_TAG_enumeration_type },
+		{ .name = "pagetype", .tag = DW_TAG_enumeration_type },
+		{ .name = "folio", .tag = DW_TAG_structure_type },
 	};
-	uint64_t size, ssize;
+	const size_t nw = sizeof(w) / sizeof(w[0]);
+	uint64_t size;
 	bool via;
 	Dwarf_Die cu;
 
 	memset(sl, 0, sizeof(*sl));
 	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/mempool.c", no_aranges, &cu, &via))
 		return false;
-	kmp_dwarf_scan(&cu, w, 4);
+	kmp_dwarf_scan(&cu, w, nw);
 	/* Types a unit does not use are not in its DWARF: the allocator's own unit has them. */
-	if ((!w[1].found || !w[2].found || !w[3].found) && slab_cu_addr &&
-	    kmp_dwarf_cu(v->dwarf, slab_cu_addr, "mm/slub.c", no_aranges, &cu, &via)) {
-		for (size_t i = 0; i < 4; i++)
+	if (slab_cu_addr && kmp_dwarf_cu(v->dwarf, slab_cu_addr, "mm/slub.c", no_aranges, &cu, &via)) {
+		/* struct kmem_cache is private to mm/ (mm/slab.h) from 6.8 on. */
+		for (size_t i = 1; i < nw; i++)
 			w[i].found = false;
-		kmp_dwarf_scan(&cu, w, 4);
+		kmp_dwarf_scan(&cu, w, nw);
 	}
 	sl->ok = w[0].found && kmp_dwarf_size(&w[0].die, &size) &&
 		 member_in(&w[0].die, size, "name", &sl->name) &&
@@ -86,19 +177,15 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_
 	/* What finding the object around an address needs; optional. */
 	if (!kmp_dwarf_member(&w[0].die, "red_left_pad", &sl->red_left_pad))
 		memset(&sl->red_left_pad, 0, sizeof(sl->red_left_pad));
-	sl->objects_ok = w[1].found && w[2].found && w[3].found &&
+	sl->objects_ok = w[1].found &&
 		member_in(&w[0].die, size, "size", &sl->size) && sl->size.size <= 8 &&
 		kmp_dwarf_size(&w[1].die, &sl->page_struct_size) &&
+		sl->page_struct_size >= 32 && sl->page_struct_size <= 256 &&
 		member_in(&w[1].die, sl->page_struct_size, "flags", &sl->flags) &&
-		member_in(&w[1].die, sl->page_struct_size, "compound_head", &sl->compound_head) &&
-		member_in(&w[1].die, sl->page_struct_size, "compound_order", &sl->compound_order) &&
-		sl->compound_order.size >= 1 && sl->compound_order.size <= 4 &&
-		kmp_dwarf_size(&w[2].die, &ssize) && ssize <= sl->page_struct_size &&
-		member_in(&w[2].die, ssize, "slab_cache", &sl->slab_cache) &&
-		sl->flags.size == 8 && sl->compound_head.size == 8 && sl->slab_cache.size == 8 &&
-		kmp_dwarf_enumerator(&w[3].die, "PG_slab", &sl->pg_slab) &&
-		kmp_dwarf_enumerator(&w[3].die, "PG_head", &sl->pg_head) &&
-		sl->pg_slab >= 0 && sl->pg_slab < 64 && sl->pg_head >= 0 && sl->pg_head < 64;
+		(member_in(&w[1].die, sl->page_struct_size, "compound_head", &sl->compound_head) ||
+		 member_in(&w[1].die, sl->page_struct_size, "compound_info", &sl->compound_head)) &&
+		sl->flags.size == 8 && sl->compound_head.size == 8 &&
+		order_load(w, sl) && slab_test_load(w, sl);
 	return true;
 }
 
@@ -107,6 +194,7 @@ bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlay
 	struct kmp_wanted w[] = {
 		{ .name = "vmap_area", .tag = DW_TAG_structure_type },
 		{ .name = "vm_struct", .tag = DW_TAG_structure_type },
+		{ .name = "vmap_node", .tag = DW_TAG_structure_type },
 	};
 	uint64_t vmsize;
 	bool via;
@@ -115,7 +203,11 @@ bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlay
 	memset(vl, 0, sizeof(*vl));
 	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/vmalloc.c", false, &cu, &via))
 		return false;
-	kmp_dwarf_scan(&cu, w, 2);
+	kmp_dwarf_scan(&cu, w, 3);
+	vl->nodes_ok = w[2].found && kmp_dwarf_size(&w[2].die, &vl->node_size) &&
+		       vl->node_size > 0 && vl->node_size <= (1u << 20) &&
+		       member_in(&w[2].die, vl->node_size, "busy.head", &vl->node_busy_head) &&
+		       vl->node_busy_head.size == 16;
 	vl->ok = w[0].found && w[1].found && kmp_dwarf_size(&w[0].die, &vl->va_size) &&
 		 kmp_dwarf_size(&w[1].die, &vmsize) &&
 		 member_in(&w[0].die, vl->va_size, "va_start", &vl->va_start) &&

@@ -24,6 +24,10 @@ struct kmp_vmlayout {
 	struct kmp_field vm_addr, vm_size, vm_pages, vm_nr_pages;
 	uint64_t va_size;
 	bool ok;
+	/* 6.9 on: struct vmap_node, whose busy.head lists its vmap_areas */
+	struct kmp_field node_busy_head;
+	uint64_t node_size;
+	bool nodes_ok;
 };
 
 bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlayout *vl);

@@ -16,7 +16,7 @@
 #include "layout_check.h"
 #include "vmlinux.h"
 
-enum { W_POOL, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_N };
+enum { W_POOL, W_POOL7, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_N };
 
 static void load_enum(Dwarf_Die *e, struct kmp_layout *l)
 {
@@ -68,6 +68,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 {
 	struct kmp_wanted w[W_N] = {
 		[W_POOL] = { "mempool_s", DW_TAG_structure_type },
+		[W_POOL7] = { "mempool", DW_TAG_structure_type },	/* its name from 7.x on */
 		[W_LIST] = { "list_head", DW_TAG_structure_type },
 		[W_WQH] = { "wait_queue_head", DW_TAG_structure_type },
 		[W_WQE] = { "wait_queue_entry", DW_TAG_structure_type },
@@ -85,9 +86,14 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	}
 	l->cu_name = dwarf_diename(&cu);
 	kmp_dwarf_scan(&cu, w, W_N);
+	l->pool_struct = "mempool_s";
+	if (!w[W_POOL].found && w[W_POOL7].found) {
+		w[W_POOL] = w[W_POOL7];
+		l->pool_struct = "mempool";
+	}
 	if (!w[W_POOL].found || !w[W_LIST].found || !w[W_WQH].found) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of %s lacks struct mempool_s, list_head "
-			   "or wait_queue_head", v->path,
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of %s lacks struct mempool_s (or "
+			   "mempool), list_head or wait_queue_head", v->path,
 			   l->cu_name ? l->cu_name : "mm/mempool.c");
 		return false;
 	}
@@ -143,7 +149,8 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	    kmp_dwarf_member(&w[W_WQE].die, "entry", &l->wqe_entry) &&
 	    kmp_dwarf_member(&w[W_TASK].die, "pid", &l->task_pid) &&
 	    kmp_dwarf_member(&w[W_TASK].die, "comm", &l->task_comm) &&
-	    kmp_dwarf_member(&w[W_TASK].die, "__state", &l->task_state))
+	    (kmp_dwarf_member(&w[W_TASK].die, "__state", &l->task_state) ||
+	     kmp_dwarf_member(&w[W_TASK].die, "state", &l->task_state)))	/* to 5.13 */
 		l->have_tasks = true;
 	/* For the search of waiters on task stacks (any kernel). */
 	if (l->have_tasks &&

@@ -9,10 +9,21 @@
 #include "vmsyms.h"
 
 enum {
-	K_STEXT, K_ETEXT, K_SDATA, K_EDATA, K_SBSS, K_EBSS, K_INIT_TASK, K_MEMPOOL_ALLOC,
-	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
+	K_STEXT, K_ETEXT, K_SDATA, K_EDATA, K_SBSS, K_EBSS, K_INIT_TASK, K_MEMPOOL_FREE,
+	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_END_INIT_STACK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
 	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_PAGE_OFFSET_BASE,
-	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_VMAP_AREA_LIST, K_VFREE, K_N
+	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_VMAP_AREA_LIST, K_VFREE,
+	K_VMAP_NODES, K_NR_VMAP_NODES,
+	/* the functions a waiter sleeps in, any of them (KMP_WAITFN_MAX) */
+	K_WAIT0, K_WAIT1, K_WAIT2, K_WAIT3, K_N
+};
+
+/* Where a task waiting on a pool's queue sleeps, by kernel generation. */
+static const char *const waitfns[KMP_WAITFN_MAX] = {
+	"mempool_alloc",		/* to 6.9 */
+	"mempool_alloc_noprof",		/* 6.10 on: alloc_hooks() wraps it */
+	"mempool_alloc_from_pool",	/* 7.x: the wait moved into this helper */
+	"mempool_alloc_bulk_noprof",	/* 7.x: ... which the bulk path may inline */
 };
 
 bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
@@ -23,9 +34,10 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		[K_STEXT] = { "_stext" }, [K_ETEXT] = { "_etext" },
 		[K_SDATA] = { "_sdata" }, [K_EDATA] = { "_edata" },
 		[K_SBSS] = { "__bss_start" }, [K_EBSS] = { "__bss_stop" },
-		[K_INIT_TASK] = { "init_task" }, [K_MEMPOOL_ALLOC] = { "mempool_alloc" },
+		[K_INIT_TASK] = { "init_task" }, [K_MEMPOOL_FREE] = { "mempool_free" },
 		[K_AUTOREMOVE] = { "autoremove_wake_function" },
 		[K_INIT_STACK] = { "init_stack" }, [K_END_INIT_TASK] = { "__end_init_task" },
+		[K_END_INIT_STACK] = { "__end_init_stack" },
 		[K_ALLOC_SLAB] = { "mempool_alloc_slab" }, [K_FREE_SLAB] = { "mempool_free_slab" },
 		[K_KMALLOC] = { "mempool_kmalloc" }, [K_KFREE] = { "mempool_kfree" },
 		[K_ALLOC_PAGES] = { "mempool_alloc_pages" },
@@ -37,10 +49,12 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		[K_RO_AFTER_INIT_END] = { "__end_ro_after_init" },
 		[K_MAX_PFN] = { "max_pfn" },
 		[K_VMAP_AREA_LIST] = { "vmap_area_list" }, [K_VFREE] = { "vfree" },
+		[K_VMAP_NODES] = { "vmap_nodes" }, [K_NR_VMAP_NODES] = { "nr_vmap_nodes" },
 	};
-	static const int needed[] = { K_STEXT, K_ETEXT, K_INIT_TASK, K_MEMPOOL_ALLOC,
-				      K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK };
+	static const int needed[] = { K_STEXT, K_ETEXT, K_INIT_TASK, K_MEMPOOL_FREE,
+				      K_AUTOREMOVE, K_INIT_STACK };
 	struct kmp_modlayout ml;
+	const struct kmp_sym *end_stack;
 
 	memset(k, 0, sizeof(*k));
 	k->mem = mem;
@@ -48,6 +62,8 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->vml = vml;
 	k->kaslr = kaslr;
 	k->page_size = page_size;
+	for (size_t i = 0; i < KMP_WAITFN_MAX; i++)
+		s[K_WAIT0 + i].name = waitfns[i];
 	kmp_vmlinux_symbols(vml, s, K_N);
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		if (!s[needed[i]].found) {
@@ -63,8 +79,6 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->sbss = RT(K_SBSS);
 	k->ebss = RT(K_EBSS);
 	k->init_task = RT(K_INIT_TASK);
-	k->mempool_alloc = RT(K_MEMPOOL_ALLOC);
-	k->mempool_alloc_end = k->mempool_alloc + s[K_MEMPOOL_ALLOC].size;
 	k->autoremove_wake_function = RT(K_AUTOREMOVE);
 	k->fns.alloc_slab = RT(K_ALLOC_SLAB);
 	k->fns.free_slab = RT(K_FREE_SLAB);
@@ -78,20 +92,45 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->ro_after_init_end = RT(K_RO_AFTER_INIT_END);
 	k->max_pfn_sym = RT(K_MAX_PFN);
 	k->vmap_area_list = RT(K_VMAP_AREA_LIST);
+	k->vmap_nodes_sym = RT(K_VMAP_NODES);
+	k->nr_vmap_nodes_sym = RT(K_NR_VMAP_NODES);
+	k->nr_vmap_nodes_size = s[K_NR_VMAP_NODES].size;
+	for (size_t i = 0; i < KMP_WAITFN_MAX; i++) {
+		const struct kmp_sym *w = &s[K_WAIT0 + i];
+
+		if (!w->found || !w->size || w->addr + kaslr < k->stext ||
+		    w->addr + kaslr + w->size > k->etext)
+			continue;
+		k->waitfn[k->nwaitfn].start = w->addr + kaslr;
+		k->waitfn[k->nwaitfn++].end = w->addr + kaslr + w->size;
+	}
 #undef RT
-	k->thread_size = s[K_END_INIT_TASK].addr - s[K_INIT_STACK].addr;
-	if (s[K_END_INIT_TASK].addr <= s[K_INIT_STACK].addr || k->thread_size > (1u << 20) ||
-	    (k->thread_size & (k->thread_size - 1))) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "%s: init_stack..__end_init_task does not give a stack size",
-			   vml->path);
+	/* The end of the initial stack: __end_init_task to 6.1, __end_init_stack since. */
+	end_stack = s[K_END_INIT_TASK].found ? &s[K_END_INIT_TASK] : &s[K_END_INIT_STACK];
+	if (!end_stack->found) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s has neither __end_init_task nor __end_init_stack: "
+			   "the size of a task's stack is unknown", vml->path);
 		return false;
 	}
-	if (!s[K_MEMPOOL_ALLOC].size || k->stext >= k->etext) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "%s: no size for mempool_alloc, or no kernel text", vml->path);
+	k->thread_size = end_stack->addr - s[K_INIT_STACK].addr;
+	if (end_stack->addr <= s[K_INIT_STACK].addr || k->thread_size > (1u << 20) ||
+	    (k->thread_size & (k->thread_size - 1))) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: init_stack..%s does not give a stack size",
+			   vml->path, end_stack->name);
+		return false;
+	}
+	if (k->stext >= k->etext) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: no kernel text (_stext.._etext)", vml->path);
+		return false;
+	}
+	if (!k->nwaitfn) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s has none of the functions a mempool waiter sleeps in "
+			   "(mempool_alloc, mempool_alloc_noprof, mempool_alloc_from_pool) with a size "
+			   "in kernel text", vml->path);
 		return false;
 	}
 	/* struct module: from mm/mempool.c's unit if it has it (read anyway), else its own. */
-	if ((kmp_modlayout_load(vml, s[K_MEMPOOL_ALLOC].addr, false, &ml) ||
+	if ((kmp_modlayout_load(vml, s[K_MEMPOOL_FREE].addr, false, &ml) ||
 	     kmp_modlayout_load(vml, s[K_MODULE_CU].found ? s[K_MODULE_CU].addr : 0, false,
 				&ml)) && s[K_MODULES].found) {
 		k->have_modules = true;
@@ -125,7 +164,7 @@ bool kmp_kernel_is_func(const struct kmp_kernel *k, uint64_t addr)
 	if (addr >= k->stext && addr < k->etext)
 		return kmp_vmlinux_is_func(k->vml, funcs, addr - k->kaslr);
 	m = kmp_module_at(&k->mods, addr);
-	return m && addr - m->base < m->text_size &&
+	return m && kmp_modregion_has(&m->text, addr) &&
 	       kmp_module_symbol(k->mem, &k->modlayout, m, addr, k->lim.max_module_syms, name,
 				 sizeof(name), &start, &size) && start == addr;
 }
@@ -143,6 +182,14 @@ void kmp_kernel_slab_init(const struct kmp_kernel *k, struct kmp_slablayout *sl)
 		sl->max_pfn = 0;
 }
 
+bool kmp_kernel_in_waitfn(const struct kmp_kernel *k, uint64_t addr)
+{
+	for (size_t i = 0; i < k->nwaitfn; i++)
+		if (addr > k->waitfn[i].start && addr < k->waitfn[i].end)
+			return true;
+	return false;
+}
+
 bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr)
 {
 	const struct kmp_module *m;
@@ -150,7 +197,7 @@ bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr)
 	if (addr >= k->stext && addr < k->etext)
 		return true;
 	m = kmp_module_at(&k->mods, addr);
-	return m && addr - m->base < m->text_size;
+	return m && kmp_modregion_has(&m->text, addr);
 }
 
 bool kmp_kernel_in_image(const struct kmp_kernel *k, uint64_t addr)

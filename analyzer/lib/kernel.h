@@ -15,6 +15,8 @@
 #include "slab.h"
 #include "vmlinux.h"
 
+#define KMP_WAITFN_MAX 4
+
 /* The functions of the standard pool types, runtime addresses (0: none). */
 struct kmp_poolfns {
 	uint64_t alloc_slab, free_slab, kmalloc, kfree, alloc_pages, free_pages;
@@ -32,7 +34,13 @@ struct kmp_kernel {
 	uint64_t ro_after_init, ro_after_init_end;
 	uint64_t page_offset_base_sym, vmemmap_base_sym, max_pfn_sym;	/* the variables */
 	uint64_t init_task;
-	uint64_t mempool_alloc, mempool_alloc_end;
+	/*
+	 * The functions a mempool waiter sleeps in, runtime [start, end):
+	 * mempool_alloc() before 6.10, mempool_alloc_noprof() since, and the
+	 * helper that holds the wait from 7.x on - each kernel has some.
+	 */
+	struct kmp_textrange { uint64_t start, end; } waitfn[KMP_WAITFN_MAX];
+	size_t nwaitfn;
 	uint64_t autoremove_wake_function;
 	uint64_t thread_size;			/* __end_init_task - init_stack */
 	struct kmp_poolfns fns;
@@ -43,6 +51,8 @@ struct kmp_kernel {
 	struct kmp_funcs *funcs;	/* function starts: a cache, built on first use */
 	struct kmp_vmlayout vmlayout;	/* vmalloc areas; vmlayout.ok false if unknown */
 	uint64_t vmap_area_list;	/* runtime address of the list head, 0 if none */
+	/* 6.9 on: the busy areas are per node, vmap_nodes[nr_vmap_nodes] */
+	uint64_t vmap_nodes_sym, nr_vmap_nodes_sym, nr_vmap_nodes_size;
 };
 
 /*
@@ -57,6 +67,9 @@ void kmp_kernel_free(struct kmp_kernel *k);
 
 /* Read the direct map and vmemmap bases into @sl (objects_ok false if unknown). */
 void kmp_kernel_slab_init(const struct kmp_kernel *k, struct kmp_slablayout *sl);
+
+/* Is @addr inside one of the functions a mempool waiter sleeps in? */
+bool kmp_kernel_in_waitfn(const struct kmp_kernel *k, uint64_t addr);
 
 /* Is @addr in kernel text or in the text of a loaded module? */
 bool kmp_kernel_is_text(const struct kmp_kernel *k, uint64_t addr);

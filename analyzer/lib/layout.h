@@ -24,7 +24,8 @@ struct kmp_enumerator {
 };
 
 struct kmp_layout {
-	/* struct mempool_s: what every kernel has */
+	/* struct mempool_s (struct mempool from 7.x on): what every kernel has */
+	const char *pool_struct;	/* "mempool_s" or "mempool" */
 	uint64_t pool_size;
 	struct kmp_field lock, min_nr, curr_nr, elements, pool_data, alloc, free, wait;
 	/* what the series adds (mempool_list, names, statistics) */
@@ -44,7 +45,7 @@ struct kmp_layout {
 	struct kmp_field lh_next, lh_prev;
 	/* struct wait_queue_head, struct wait_queue_entry */
 	struct kmp_field wqh_head, wqe_private, wqe_entry, wqe_func;
-	/* struct task_struct */
+	/* struct task_struct (task_state: __state, or state before 5.14) */
 	struct kmp_field task_pid, task_comm, task_state;
 	bool have_tasks;
 	/* task_struct members for the search of task stacks */

@@ -32,6 +32,48 @@ static bool printable_name(const char *s)
 	return true;
 }
 
+/* A region of the address space: not empty, not wrapping. */
+static bool region_ok(const struct kmp_modregion *r)
+{
+	return r->size && r->size <= (1ULL << 32) && r->start + r->size > r->start;
+}
+
+/* The module's text, data and every region, from struct module in @buf. */
+static bool mod_regions(const unsigned char *buf, const struct kmp_modlayout *ml,
+			struct kmp_module *m)
+{
+	if (!ml->per_kind) {
+		uint64_t base = kmp_field_uint(buf, &ml->base), size = kmp_field_uint(buf, &ml->size);
+		uint64_t text = kmp_field_uint(buf, &ml->text_size);
+		uint64_t rw = kmp_field_uint(buf, &ml->ro_after_init_size);
+
+		m->reg[0] = (struct kmp_modregion){ base, size };
+		m->nreg = 1;
+		m->text = (struct kmp_modregion){ base, text };
+		m->data = (struct kmp_modregion){ base + rw, size - rw };
+		return region_ok(&m->reg[0]) && text <= size && rw <= size;
+	}
+	for (int i = 0; i < KMP_MOD_N; i++) {
+		struct kmp_modregion r = { kmp_field_uint(buf, &ml->mem_base[i]),
+					   kmp_field_uint(buf, &ml->mem_size[i]) };
+
+		if (!r.start && !r.size)
+			continue;	/* a kind the module has none of */
+		if (!region_ok(&r))
+			return false;
+		for (size_t j = 0; j < m->nreg; j++)
+			if (r.start < m->reg[j].start + m->reg[j].size &&
+			    m->reg[j].start < r.start + r.size)
+				return false;	/* regions overlap */
+		if (i == KMP_MOD_TEXT)
+			m->text = r;
+		else if (i == KMP_MOD_DATA)
+			m->data = r;
+		m->reg[m->nreg++] = r;
+	}
+	return m->text.size > 0;
+}
+
 static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct mods_arg *a = arg;
@@ -66,12 +108,7 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 		kmp_seterr(err, KMP_ERR_CORRUPT, "struct module at 0x%" PRIx64 " has no valid name", addr);
 		return false;
 	}
-	m->base = kmp_field_uint(a->buf, &ml->base);
-	m->size = kmp_field_uint(a->buf, &ml->size);
-	m->text_size = kmp_field_uint(a->buf, &ml->text_size);
-	m->data_start = m->base + kmp_field_uint(a->buf, &ml->ro_after_init_size);
-	if (m->text_size > m->size || m->data_start > m->base + m->size ||
-	    m->base + m->size < m->base) {
+	if (!mod_regions(a->buf, ml, m)) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "module %s at 0x%" PRIx64 ": inconsistent layout", m->name, addr);
 		return false;
 	}
@@ -107,10 +144,21 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 		return;
 	}
 	/* Enough of struct module for every field used. */
-	const struct kmp_field *fs[] = { &ml->list, &ml->name, &ml->base, &ml->size,
-					 &ml->text_size, &ml->ro_after_init_size,
-					 &ml->kallsyms };
-	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+	const struct kmp_field *fs[4 + 2 * KMP_MOD_N] = { &ml->list, &ml->name, &ml->kallsyms };
+	size_t nfs = 3;
+
+	if (ml->per_kind) {
+		for (int i = 0; i < KMP_MOD_N; i++) {
+			fs[nfs++] = &ml->mem_base[i];
+			fs[nfs++] = &ml->mem_size[i];
+		}
+	} else {
+		fs[nfs++] = &ml->base;
+		fs[nfs++] = &ml->size;
+		fs[nfs++] = &ml->text_size;
+		fs[nfs++] = &ml->ro_after_init_size;
+	}
+	for (size_t i = 0; i < nfs; i++)
 		if (fs[i]->off + fs[i]->size > a.size)
 			a.size = fs[i]->off + fs[i]->size;
 	a.buf = malloc(a.size);
@@ -135,8 +183,9 @@ void kmp_modules_free(struct kmp_modules *m)
 const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t addr)
 {
 	for (size_t i = 0; i < m->n; i++)
-		if (addr >= m->v[i].base && addr - m->v[i].base < m->v[i].size)
-			return &m->v[i];
+		for (size_t j = 0; j < m->v[i].nreg; j++)
+			if (kmp_modregion_has(&m->v[i].reg[j], addr))
+				return &m->v[i];
 	return NULL;
 }
 

@@ -15,19 +15,39 @@
 
 #define KMP_MODNAME_MAX 64
 
+/* The kinds of module memory kmempool reads (enum mod_mem_type's order). */
+enum { KMP_MOD_TEXT, KMP_MOD_DATA, KMP_MOD_RODATA, KMP_MOD_RO_AFTER_INIT, KMP_MOD_N };
+
 /* Offsets in struct module, struct mod_kallsyms and Elf64_Sym, from DWARF. */
 struct kmp_modlayout {
-	struct kmp_field list, name, base, size, text_size, ro_after_init_size, kallsyms;
+	struct kmp_field list, name, kallsyms;
+	/*
+	 * To 6.3 a module's core is one allocation, struct module's
+	 * core_layout: text, rodata, ro_after_init, then data.  From 6.4 each
+	 * kind is an allocation of its own, mem[MOD_TEXT], mem[MOD_DATA]...:
+	 * mem_base/mem_size are then the members of mem[] at the index
+	 * enum mod_mem_type gives each kind.
+	 */
+	bool per_kind;
+	struct kmp_field base, size, text_size, ro_after_init_size;
+	struct kmp_field mem_base[KMP_MOD_N], mem_size[KMP_MOD_N];
 	struct kmp_field ks_symtab, ks_num, ks_strtab;
 	uint64_t sym_size;
 	struct kmp_field st_name, st_info, st_value, st_size;
 	bool ok;
 };
 
+struct kmp_modregion {
+	uint64_t start, size;		/* runtime */
+};
+
 struct kmp_module {
 	uint64_t addr;			/* struct module */
 	char name[KMP_MODNAME_MAX];
-	uint64_t base, size, text_size, data_start;	/* core layout, runtime */
+	struct kmp_modregion text;	/* its code */
+	struct kmp_modregion data;	/* writable data and bss: where a module keeps pools */
+	struct kmp_modregion reg[KMP_MOD_N];	/* every core region (text .. data) */
+	size_t nreg;
 	uint64_t symtab, num_symtab, strtab;		/* kallsyms in memory */
 };
 
@@ -49,7 +69,13 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 		      const struct kmp_limits_mods *lim, struct kmp_modules *out);
 void kmp_modules_free(struct kmp_modules *m);
 
-/* The module whose core region holds @addr, or NULL. */
+/* Does @r hold @addr? */
+static inline bool kmp_modregion_has(const struct kmp_modregion *r, uint64_t addr)
+{
+	return addr >= r->start && addr - r->start < r->size;
+}
+
+/* The module one of whose core regions holds @addr, or NULL. */
 const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t addr);
 
 /*

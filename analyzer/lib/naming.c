@@ -206,6 +206,12 @@ static void place_at(Dwarf_Die *type, uint64_t size, const char *sym, uint64_t o
 			 "+0x%" PRIx64, off);
 }
 
+/* The name of the kernel's mempool struct (mempool_s; mempool from 7.x on). */
+static const char *pool_struct(const struct kmp_kernel *k)
+{
+	return k->l->pool_struct ? k->l->pool_struct : "mempool_s";
+}
+
 /* The global place at @addr (pool or pointer); false if not in a global. */
 static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop_at,
 			  struct place *pl)
@@ -228,7 +234,7 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 		return true;
 	}
 	m = kmp_module_at(&k->mods, addr);
-	if (!m || addr < m->data_start)
+	if (!m || !kmp_modregion_has(&m->data, addr))
 		return false;
 	if (!kmp_module_symbol(k->mem, &k->modlayout, m, addr, k->lim.max_module_syms,
 			       mname, sizeof(mname), &start, &size))
@@ -345,8 +351,8 @@ void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n)
 			nm->tkey[tslot(nm, obj)] = obj;
 	}
 	for (size_t i = 0; i < k->mods.n; i++)
-		find_pointers(nm, k->mods.v[i].data_start, k->mods.v[i].base + k->mods.v[i].size,
-			      page);
+		find_pointers(nm, k->mods.v[i].data.start,
+			      k->mods.v[i].data.start + k->mods.v[i].data.size, page);
 	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
 		find_pointers(nm, k->ro_after_init, k->ro_after_init_end, page);
 	if (k->sdata && k->edata > k->sdata)
@@ -368,7 +374,7 @@ static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr)
 	for (size_t i = 0; !at && i < k->mods.n; i++) {
 		const struct kmp_module *m = &k->mods.v[i];
 
-		at = find_pointer(k, m->data_start, m->base + m->size, addr, page);
+		at = find_pointer(k, m->data.start, m->data.start + m->data.size, addr, page);
 	}
 	if (!at && k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
 		at = find_pointer(k, k->ro_after_init, k->ro_after_init_end, addr, page);
@@ -410,13 +416,13 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 	Dwarf_Die target;
 
 	/* A global that is, or holds, the pool. */
-	if (locate_global(nm, addr, "mempool_s", &pl)) {
+	if (locate_global(nm, addr, pool_struct(k), &pl)) {
 		finish(out, len, "", pl.expr, "", pl.mod);
 		return;
 	}
 	/* A global that points at it. */
 	ptr = prepared(nm, addr, &known) ? known : pointer_to(k, addr);
-	if (ptr && locate_global(nm, ptr, "mempool_s", &pl)) {
+	if (ptr && locate_global(nm, ptr, pool_struct(k), &pl)) {
 		finish(out, len, "*", pl.expr, "", pl.mod);
 		return;
 	}
@@ -430,10 +436,10 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 	}
 	off = addr - obj;
 	ptr = !off ? 0 : prepared(nm, obj, &known) ? known : pointer_to(k, obj);
-	if (ptr && locate_global(nm, ptr, "mempool_s", &pl)) {
+	if (ptr && locate_global(nm, ptr, pool_struct(k), &pl)) {
 		path[0] = '\0';
 		if (pl.typed && kmp_dwarf_pointee(&pl.end, &target) &&
-		    kmp_dwarf_path(&target, off, "mempool_s", path, sizeof(path)) &&
+		    kmp_dwarf_path(&target, off, pool_struct(k), path, sizeof(path)) &&
 		    path[0] == '.' && !strstr(path, "+0x")) {
 			/* "->" then the path without its leading '.' */
 			snprintf(out, len, "%s->%s%s%s%s", pl.expr, path + 1, pl.mod[0] ? " [" : "",

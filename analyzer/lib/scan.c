@@ -203,7 +203,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 		}
 		for (uint64_t i = 0; i < n; i++) {
 			const unsigned char *p = pages + i * ps;
-			uint64_t flags, order = 0;
+			uint64_t order = 0;
 
 			/*
 			 * Holes in physical memory leave holes in vmemmap (and
@@ -229,11 +229,9 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 				continue;
 			}
 			missing_run = 0;
-			flags = word(p + sl->flags.off);
-
-			if (!(flags & (1ULL << sl->pg_slab)) || (word(p + sl->compound_head.off) & 1))
+			if (!kmp_slab_page(sl, p))
 				continue;
-			if (flags & (1ULL << sl->pg_head)) {
+			if (word(p + sl->flags.off) & (1ULL << sl->pg_head)) {
 				unsigned char t[256];
 				const unsigned char *tp = NULL;
 
@@ -245,8 +243,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 					tp = t;
 				if (!tp)
 					continue;
-				for (uint64_t b = sl->compound_order.size; b > 0; b--)
-					order = (order << 8) | tp[sl->compound_order.off + b - 1];
+				order = kmp_slab_order(sl, tp);
 			}
 			scan_slab(s, pfn + i, word(p + sl->slab_cache.off), (unsigned int)order);
 		}
@@ -262,8 +259,10 @@ struct vmalloc_walk {
 static bool in_module(const struct kmp_kernel *k, uint64_t lo, uint64_t hi)
 {
 	for (size_t i = 0; i < k->mods.n; i++)
-		if (lo < k->mods.v[i].base + k->mods.v[i].size && k->mods.v[i].base < hi)
-			return true;
+		for (size_t j = 0; j < k->mods.v[i].nreg; j++)
+			if (lo < k->mods.v[i].reg[j].start + k->mods.v[i].reg[j].size &&
+			    k->mods.v[i].reg[j].start < hi)
+				return true;
 	return false;
 }
 
@@ -294,10 +293,79 @@ static bool vmalloc_visit(uint64_t node, void *arg, struct kmp_err *err)
 	return true;
 }
 
+/* The busy vmalloc areas of 6.9 on: one list per node, vmap_nodes[nr_vmap_nodes]. */
+#define VMAP_NODES_MAX 4096
+
+static bool vmalloc_lists(struct vmalloc_walk *w, uint64_t *heads, size_t *n, struct kmp_err *err)
+{
+	const struct kmp_kernel *k = w->s->k;
+	const struct kmp_vmlayout *vl = &k->vmlayout;
+	uint64_t nodes, nr;
+	struct kmp_err why;
+
+	*n = 0;
+	if (k->vmap_area_list) {
+		heads[(*n)++] = k->vmap_area_list;
+		return true;
+	}
+	if (!k->vmap_nodes_sym || !k->nr_vmap_nodes_sym || !vl->nodes_ok) {
+		kmp_seterr(err, KMP_ERR_CORRUPT, "vmalloc areas were not searched: the kernel has neither "
+			   "vmap_area_list nor vmap_nodes with a struct vmap_node in the debug info");
+		return false;
+	}
+	if (!kmp_read_uint(k->mem, k->vmap_nodes_sym, 8, &nodes, &why) ||
+	    !kmp_read_uint(k->mem, k->nr_vmap_nodes_sym,
+			   k->nr_vmap_nodes_size == 8 ? 8 : 4, &nr, &why)) {
+		kmp_wraperr(err, &why, "vmalloc areas were not searched: %s", why.msg);
+		return false;
+	}
+	if (!nodes || !nr || nr > VMAP_NODES_MAX || nodes + nr * vl->node_size < nodes) {
+		kmp_seterr(err, KMP_ERR_CORRUPT, "vmalloc areas were not searched: implausible vmap_nodes "
+			   "0x%" PRIx64 " or nr_vmap_nodes %" PRIu64, nodes, nr);
+		return false;
+	}
+	for (uint64_t i = 0; i < nr; i++)
+		heads[(*n)++] = nodes + i * vl->node_size + vl->node_busy_head.off;
+	return true;
+}
+
+/* Every vmalloc area with pages: false with @err if they could not all be read. */
+static bool scan_vmalloc(struct scanner *s, struct kmp_err *err)
+{
+	struct vmalloc_walk w = { s, 0 };
+	uint64_t *heads, last;
+	struct kmp_err why;
+	size_t n;
+	bool ok = true;
+
+	if (!s->k->vmlayout.ok) {
+		kmp_seterr(err, KMP_ERR_CORRUPT, "vmalloc areas were not searched: the debug info lacks "
+			   "struct vmap_area or vm_struct members");
+		return false;
+	}
+	heads = malloc(VMAP_NODES_MAX * sizeof(*heads));
+	if (!heads) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return false;
+	}
+	ok = vmalloc_lists(&w, heads, &n, err);
+	for (size_t i = 0; ok && i < n; i++) {
+		if (kmp_list_walk(s->k->mem, s->k->l, heads[i], 1u << 22, vmalloc_visit, &w,
+				  &last, &why) != KMP_WALK_DONE) {
+			kmp_wraperr(err, &why, "the vmalloc area list could not be read to its end: %s",
+				    why.msg);
+			ok = false;
+		}
+	}
+	free(heads);
+	return ok;
+}
+
 int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
 	     kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err)
 {
 	struct scanner s = { .k = k, .sl = sl, .fn = fn, .arg = arg, .st = st };
+	struct kmp_err verr;
 	int rc = KMP_OK;
 
 	memset(st, 0, sizeof(*st));
@@ -316,24 +384,16 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 	if (k->sbss && k->ebss > k->sbss)
 		scan_range(&s, k->sbss, k->ebss, KMP_IN_KERNEL);
 	for (size_t i = 0; i < k->mods.n; i++)
-		scan_range(&s, k->mods.v[i].data_start, k->mods.v[i].base + k->mods.v[i].size,
-			   KMP_IN_MODULE);
+		scan_range(&s, k->mods.v[i].data.start,
+			   k->mods.v[i].data.start + k->mods.v[i].data.size, KMP_IN_MODULE);
 	if (!k->mods.complete) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "the module list could not be read (%s): pools in modules "
 			   "may be missing", k->mods.why);
 		rc = KMP_EPARTIAL;
 	}
-	if (k->vmlayout.ok && k->vmap_area_list) {
-		struct vmalloc_walk w = { &s, 0 };
-		struct kmp_err why;
-		uint64_t last;
-
-		if (kmp_list_walk(k->mem, k->l, k->vmap_area_list, 1u << 22, vmalloc_visit, &w,
-				  &last, &why) != KMP_WALK_DONE && rc == KMP_OK) {
-			kmp_wraperr(err, &why, "the vmalloc area list could not be read to its end: %s",
-				   why.msg);
-			rc = KMP_EPARTIAL;
-		}
+	if (!scan_vmalloc(&s, &verr) && rc == KMP_OK) {
+		*err = verr;
+		rc = KMP_EPARTIAL;
 	}
 	if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
 		scan_slabs(&s, sl->max_pfn);

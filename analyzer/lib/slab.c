@@ -32,6 +32,52 @@ bool kmp_cache_read(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64
 	return true;
 }
 
+static uint64_t field(const unsigned char *p, const struct kmp_field *f)
+{
+	uint64_t v = 0;
+
+	for (uint64_t b = f->size; b > 0; b--)
+		v = (v << 8) | p[f->off + b - 1];
+	return v;
+}
+
+bool kmp_slab_page(const struct kmp_slablayout *sl, const unsigned char *page)
+{
+	uint64_t t;
+
+	if (field(page, &sl->compound_head) & 1)
+		return false;		/* a tail page */
+	switch (sl->slab_by) {
+	case KMP_SLAB_BY_FLAG:
+		return field(page, &sl->flags) & (1ULL << sl->pg_slab);
+	case KMP_SLAB_BY_TYPE_BIT:
+		t = field(page, &sl->page_type);
+		return (t & (uint64_t)(sl->type_base | sl->pg_slab)) == (uint64_t)sl->type_base;
+	case KMP_SLAB_BY_TYPE_BYTE:
+		return (field(page, &sl->page_type) >> 24) == (uint64_t)sl->pg_slab;
+	}
+	return false;
+}
+
+unsigned int kmp_slab_order(const struct kmp_slablayout *sl, const unsigned char *next)
+{
+	return (unsigned int)(field(next, &sl->order) & sl->order_mask);
+}
+
+bool kmp_page_head(const struct kmp_slablayout *sl, uint64_t page, uint64_t info, uint64_t *head)
+{
+	uint64_t h = info - 1;
+
+	/* A pointer to the head, or (7.x with HVO) a mask that gives it from the tail. */
+	if (h >= page || h < sl->vmemmap_base)
+		h = page & info;
+	if (h >= page || h < sl->vmemmap_base || (h - sl->vmemmap_base) % sl->page_struct_size ||
+	    (page - h) / sl->page_struct_size > (1u << 20))
+		return false;
+	*head = h;
+	return true;
+}
+
 static bool page_of(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64_t pfn,
 		    uint64_t *page, uint64_t *flags)
 {
@@ -45,6 +91,7 @@ bool kmp_slab_object(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint6
 		     uint64_t *obj, uint64_t *cache)
 {
 	uint64_t pfn, page, flags, head, size, pad = 0, base, idx, shift = 0;
+	unsigned char pbuf[256];
 	struct kmp_err e;
 
 	if (!sl->ok || !sl->objects_ok || addr < sl->page_offset_base)
@@ -54,19 +101,16 @@ bool kmp_slab_object(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint6
 	pfn = (addr - sl->page_offset_base) >> shift;
 	if (pfn > (1ULL << 40) || !page_of(mem, sl, pfn, &page, &flags))
 		return false;
-	/* A tail page points at its head with bit 0 set. */
+	/* A tail page leads to its head (bit 0 set). */
 	if (!kmp_read_uint(mem, page + sl->compound_head.off, 8, &head, &e))
 		return false;
 	if (head & 1) {
-		head -= 1;
-		if (head < sl->vmemmap_base || (head - sl->vmemmap_base) % sl->page_struct_size)
+		if (!kmp_page_head(sl, page, head, &page))
 			return false;
-		page = head;
 		pfn = (page - sl->vmemmap_base) / sl->page_struct_size;
-		if (!kmp_read_uint(mem, page + sl->flags.off, 8, &flags, &e))
-			return false;
 	}
-	if (!(flags & (1ULL << sl->pg_slab)))
+	if (sl->page_struct_size > sizeof(pbuf) ||
+	    !kmp_read(mem, page, pbuf, sl->page_struct_size, &e) || !kmp_slab_page(sl, pbuf))
 		return false;
 	if (!kmp_read_uint(mem, page + sl->slab_cache.off, 8, cache, &e) || !*cache ||
 	    !kmp_read_uint(mem, *cache + sl->size.off, sl->size.size, &size, &e) ||

@@ -100,11 +100,11 @@ static bool head_visit(uint64_t node, void *arg, struct kmp_err *err)
 	return true;
 }
 
-/* Is there a return address into mempool_alloc() in stack words [from, to)? */
+/* Is there a return address into mempool_alloc() (or its heirs) in stack words [from, to)? */
 static bool ret_into_alloc(const struct search *s, const uint64_t *w, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++)
-		if (w[i] > s->k->mempool_alloc && w[i] < s->k->mempool_alloc_end)
+		if (kmp_kernel_in_waitfn(s->k, w[i]))
 			return true;
 	return false;
 }

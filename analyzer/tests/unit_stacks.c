@@ -52,6 +52,10 @@ static void end(void)
 #define TEXT_END	0xffffffff82000000ULL
 #define MEMPOOL_ALLOC	(TEXT + 0x1000)
 #define MEMPOOL_ALLOC_END (TEXT + 0x1400)
+/* A second function a waiter may sleep in (7.x: mempool_alloc_from_pool()). */
+#define FROM_POOL	(TEXT + 0x2000)
+#define FROM_POOL_END	(TEXT + 0x2200)
+#define RA		(MEMPOOL_ALLOC + 0x123)	/* a return address into mempool_alloc() */
 #define AUTOREMOVE	(TEXT + 0x2000)
 #define OTHER_WAKE	(TEXT + 0x2100)
 #define PRIV_ALLOC	(TEXT + 0x3000)
@@ -67,7 +71,7 @@ static void end(void)
 #define ELEMS		0xffff888031000000ULL
 #define OTHERQ		0xffff888032000000ULL	/* a wait queue head of no pool */
 
-#define NTASKS		9
+#define NTASKS		10
 
 static struct kmp_layout L;
 static struct kmp_vmlinux V;	/* the test object: its symbols name nothing here */
@@ -183,10 +187,10 @@ static void make_task(struct world *w, int i, int pid, unsigned int state, int l
 /*
  * On task @i's stack: a wait entry at @slot words below the top (func
  * @func), queued after @queue (0: not queued), and a return address into
- * mempool_alloc() below it if @ret.
+ * @ret (into a function a waiter sleeps in, or 0 for none) below it.
  */
 static uint64_t wait_on(struct world *w, int i, uint64_t slot, uint64_t func, uint64_t queue,
-			bool ret)
+			uint64_t ret)
 {
 	uint64_t top = STACKS + (uint64_t)(i + 1) * THREAD_SIZE;
 	uint64_t wqe = top - slot * 8;
@@ -199,7 +203,7 @@ static uint64_t wait_on(struct world *w, int i, uint64_t slot, uint64_t func, ui
 	else
 		list_init(w, wqe + L.wqe_entry.off);
 	if (ret)	/* a return address just below the entry */
-		put(at(w, wqe - 0x40), 0, 8, MEMPOOL_ALLOC + 0x123);
+		put(at(w, wqe - 0x40), 0, 8, ret);
 	return wqe;
 }
 
@@ -224,8 +228,11 @@ static void world_init(struct world *w)
 	w->k.stext = TEXT;
 	w->k.etext = TEXT_END;
 	w->k.init_task = task_addr(0);
-	w->k.mempool_alloc = MEMPOOL_ALLOC;
-	w->k.mempool_alloc_end = MEMPOOL_ALLOC_END;
+	w->k.waitfn[0].start = MEMPOOL_ALLOC;
+	w->k.waitfn[0].end = MEMPOOL_ALLOC_END;
+	w->k.waitfn[1].start = FROM_POOL;
+	w->k.waitfn[1].end = FROM_POOL_END;
+	w->k.nwaitfn = 2;
 	w->k.autoremove_wake_function = AUTOREMOVE;
 	w->k.thread_size = THREAD_SIZE;
 	w->k.fns.kmalloc = KMALLOC_FN;
@@ -278,23 +285,25 @@ static void test_search(void)
 	make_task(&w, 6, 106, 0x402, -1);	/* idle (D|NOLOAD): not searched */
 	make_task(&w, 7, 107, 0x2, -1);		/* D, prepare_to_wait elsewhere, no ret */
 	make_task(&w, 8, 108, 0x2, -1);		/* D, on a queue whose head is no pool */
+	make_task(&w, 9, 109, 0x2, -1);		/* D, waits on pool 0 in the 7.x helper */
 	list_init(&w, OTHERQ + 0x10);
-	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), true);
-	wait_on(&w, 3, 64, AUTOREMOVE, head_of(0), true);
-	wait_on(&w, 4, 40, OTHER_WAKE, OTHERQ + 0x10, true);
-	wait_on(&w, 5, 40, AUTOREMOVE, 0, true);
-	wait_on(&w, 6, 40, AUTOREMOVE, head_of(1), true);
-	wait_on(&w, 7, 40, AUTOREMOVE, head_of(1), false);
-	wait_on(&w, 8, 40, AUTOREMOVE, OTHERQ + 0x10, true);
+	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), RA);
+	wait_on(&w, 3, 64, AUTOREMOVE, head_of(0), RA);
+	wait_on(&w, 4, 40, OTHER_WAKE, OTHERQ + 0x10, RA);
+	wait_on(&w, 5, 40, AUTOREMOVE, 0, RA);
+	wait_on(&w, 6, 40, AUTOREMOVE, head_of(1), RA);
+	wait_on(&w, 7, 40, AUTOREMOVE, head_of(1), 0);
+	wait_on(&w, 8, 40, AUTOREMOVE, OTHERQ + 0x10, RA);
+	wait_on(&w, 9, 48, AUTOREMOVE, head_of(0), FROM_POOL + 0x40);
 	/* A wait entry below the saved stack pointer is stale: never looked at. */
-	wait_on(&w, 2, 0x700, AUTOREMOVE, 0, true);
+	wait_on(&w, 2, 0x700, AUTOREMOVE, 0, RA);
 
 	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
 	CHECK(rc == KMP_OK, "rc %d: %s", rc, err.msg);
-	CHECK(st.tasks == 8, "%" PRIu64 " tasks visited, want 8 (init_task heads the list)",
+	CHECK(st.tasks == 9, "%" PRIu64 " tasks visited, want 9 (init_task heads the list)",
 	      st.tasks);
-	CHECK(st.dstate == 6, "%" PRIu64 " tasks in D state, want 6", st.dstate);
-	CHECK(s.n == 4, "%d reports, want 4 (101, 103, 105, 108)", s.n);
+	CHECK(st.dstate == 7, "%" PRIu64 " tasks in D state, want 7", st.dstate);
+	CHECK(s.n == 5, "%d reports, want 5 (101, 103, 105, 108, 109)", s.n);
 	x = find_pid(&s, 101);
 	CHECK(x && x->kind == KMP_SW_WAITING && x->pool && x->pool->addr == pool_addr(0),
 	      "pid 101 not on pool 0");
@@ -309,6 +318,9 @@ static void test_search(void)
 	CHECK(!find_pid(&s, 106), "the idle task was searched");
 	CHECK(!find_pid(&s, 107), "a wait without a return address into mempool_alloc");
 	CHECK(!find_pid(&s, 102), "a stale entry below the stack pointer was used");
+	x = find_pid(&s, 109);
+	CHECK(x && x->kind == KMP_SW_WAITING && x->pool && x->pool->addr == pool_addr(0),
+	      "pid 109, asleep in the second wait function, not on pool 0");
 	x = find_pid(&s, 105);
 	CHECK(x && x->kind == KMP_SW_UNQUEUED, "pid 105 not reported as between sleeps");
 	x = find_pid(&s, 108);
@@ -387,7 +399,7 @@ static void test_loops(void)
 	world_init(&w);
 	make_task(&w, 1, 101, 0x2, -1);
 	make_task(&w, 2, 102, 0x2, -1);
-	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), true);
+	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), RA);
 	/* task 2's saved stack pointer lies outside its stack */
 	putf(task_bytes(&w, 2), &L.task_thread_sp, STACKS);
 	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
@@ -459,7 +471,7 @@ static void test_live_retry(void)
 	world_init(&w);
 	make_task(&w, 1, 101, 0x2, -1);
 	make_task(&w, 2, 102, 0x2, -1);
-	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), true);
+	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), RA);
 	/* task 1's next points back at task 2 (a cycle) until the kernel "moves on" */
 	memset(&c, 0, sizeof(c));
 	c.inner = w.mem;
