@@ -16,7 +16,7 @@
 #include "layout_check.h"
 #include "vmlinux.h"
 
-enum { W_POOL, W_POOL7, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_N };
+enum { W_POOL, W_POOL7, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_SIGNAL, W_N };
 
 static void load_enum(Dwarf_Die *e, struct kmp_layout *l)
 {
@@ -53,6 +53,19 @@ const char *kmp_type_name(const struct kmp_layout *l, int64_t value)
 	return "private";
 }
 
+/* How a process's threads are listed (layout.h): thread_group, or signal->thread_head. */
+static bool threads_layout(struct kmp_wanted *w, struct kmp_layout *l)
+{
+	if (kmp_dwarf_member(&w[W_TASK].die, "thread_group", &l->task_thread_group))
+		return true;
+	l->threads_by_signal = w[W_SIGNAL].found &&
+		kmp_dwarf_member(&w[W_TASK].die, "signal", &l->task_signal) &&
+		kmp_dwarf_member(&w[W_TASK].die, "thread_node", &l->task_thread_node) &&
+		kmp_dwarf_member(&w[W_SIGNAL].die, "thread_head", &l->signal_thread_head) &&
+		l->task_signal.size == 8;
+	return l->threads_by_signal;
+}
+
 #define NEED(st, field, member)						\
 	do {								\
 		if (!kmp_dwarf_member(&(st), member, &l->field)) {	\
@@ -75,6 +88,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		[W_TASK] = { "task_struct", DW_TAG_structure_type },
 		[W_ENUM] = { "mempool_type", DW_TAG_enumeration_type },
 		[W_WAITER] = { "mempool_waiter", DW_TAG_structure_type },
+		[W_SIGNAL] = { "signal_struct", DW_TAG_structure_type },
 	};
 	Dwarf_Die cu;
 
@@ -156,7 +170,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	if (l->have_tasks &&
 	    kmp_dwarf_member(&w[W_WQE].die, "func", &l->wqe_func) &&
 	    kmp_dwarf_member(&w[W_TASK].die, "tasks", &l->task_tasks) &&
-	    kmp_dwarf_member(&w[W_TASK].die, "thread_group", &l->task_thread_group) &&
+	    threads_layout(w, l) &&
 	    kmp_dwarf_member(&w[W_TASK].die, "stack", &l->task_stack) &&
 	    kmp_dwarf_member_path(&w[W_TASK].die, "thread.sp", &l->task_thread_sp))
 		l->have_stacks = true;

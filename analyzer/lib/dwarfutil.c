@@ -204,6 +204,43 @@ bool kmp_dwarf_member_path(Dwarf_Die *st, const char *path, struct kmp_field *f)
 	return false;
 }
 
+/*
+ * An enumerator's value: fixed-size forms (data1..data8) carry no sign, and
+ * libdw sign-extends them, so an unsigned enum's 0xf5 in a data1 would read
+ * as -11 (enum pagetype's PGTY_slab): the enum's underlying type decides.
+ */
+static bool enumerator_value(Dwarf_Die *e, Dwarf_Attribute *a, int64_t *value)
+{
+	Dwarf_Attribute ta, enc;
+	Dwarf_Die t, base;
+	Dwarf_Word u, code;
+	Dwarf_Sword v;
+	bool is_unsigned = false;
+
+	if (dwarf_attr_integrate(e, DW_AT_type, &ta) && dwarf_formref_die(&ta, &t) &&
+	    kmp_dwarf_peel(&t, &base) && dwarf_attr(&base, DW_AT_encoding, &enc) &&
+	    !dwarf_formudata(&enc, &code))
+		is_unsigned = code == DW_ATE_unsigned || code == DW_ATE_unsigned_char ||
+			      code == DW_ATE_boolean;
+	switch (dwarf_whatform(a)) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (is_unsigned || dwarf_whatform(a) == DW_FORM_udata) {
+			if (dwarf_formudata(a, &u) || u > INT64_MAX)
+				return false;
+			*value = (int64_t)u;
+			return true;
+		}
+		break;
+	default:
+		break;
+	}
+	if (dwarf_formsdata(a, &v))
+		return false;
+	*value = v;
+	return true;
+}
+
 bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)
 {
 	Dwarf_Die c;
@@ -212,14 +249,11 @@ bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)
 		return false;
 	do {
 		Dwarf_Attribute a;
-		Dwarf_Sword v;
 		const char *n = dwarf_diename(&c);
 
 		if (dwarf_tag(&c) == DW_TAG_enumerator && n && !strcmp(n, name) &&
-		    dwarf_attr(&c, DW_AT_const_value, &a) && !dwarf_formsdata(&a, &v)) {
-			*value = v;
-			return true;
-		}
+		    dwarf_attr(&c, DW_AT_const_value, &a))
+			return enumerator_value(e, &a, value);
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return false;
 }

@@ -50,6 +50,13 @@ struct kmp_layout {
 	bool have_tasks;
 	/* task_struct members for the search of task stacks */
 	struct kmp_field task_tasks, task_thread_group, task_stack, task_thread_sp;
+	/*
+	 * A process's threads: task_struct.thread_group (a ring without a
+	 * head) to 6.6; since, signal->thread_head lists them all through
+	 * thread_node (threads_by_signal).
+	 */
+	struct kmp_field task_signal, task_thread_node, signal_thread_head;
+	bool threads_by_signal;
 	bool have_stacks;
 	/* enum mempool_type */
 	unsigned int ntypes;

@@ -34,6 +34,7 @@ struct walk_arg {
 	void *arg;
 	uint64_t max, n;
 	bool threads;		/* walking a thread group: skip nothing */
+	uint64_t leader;	/* the process whose signal->thread_head is walked */
 };
 
 static bool visit_task(const struct kmp_kernel *k, struct walk_arg *a, uint64_t task,
@@ -54,8 +55,14 @@ static bool visit_task(const struct kmp_kernel *k, struct walk_arg *a, uint64_t 
 static bool thread_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct walk_arg *a = arg;
+	const struct kmp_layout *l = a->k->l;
 
-	return visit_task(a->k, a, node - a->k->l->task_thread_group.off, err);
+	if (l->threads_by_signal) {
+		if (node - l->task_thread_node.off == a->leader)
+			return true;	/* visited as the process */
+		return visit_task(a->k, a, node - l->task_thread_node.off, err);
+	}
+	return visit_task(a->k, a, node - l->task_thread_group.off, err);
 }
 
 static bool process_visit(uint64_t node, void *arg, struct kmp_err *err)
@@ -67,6 +74,22 @@ static bool process_visit(uint64_t node, void *arg, struct kmp_err *err)
 
 	if (!visit_task(k, a, task, err))
 		return false;
+	if (k->l->threads_by_signal) {
+		/* All its threads, itself too, on signal->thread_head (6.7 on). */
+		uint64_t signal;
+
+		if (!kmp_read_uint(k->mem, task + k->l->task_signal.off, 8, &signal, &why)) {
+			kmp_wraperr(err, &why, "signal of task 0x%" PRIx64 ": %s", task, why.msg);
+			return false;
+		}
+		a->leader = task;
+		if (signal && kmp_list_walk(k->mem, k->l, signal + k->l->signal_thread_head.off,
+					    a->max, thread_visit, a, &last, &why) != KMP_WALK_DONE) {
+			kmp_wraperr(err, &why, "threads of task 0x%" PRIx64 ": %s", task, why.msg);
+			return false;
+		}
+		return true;
+	}
 	/* The rest of its thread group: a list without a separate head. */
 	if (kmp_list_walk(k->mem, k->l, task + k->l->task_thread_group.off, a->max,
 			  thread_visit, a, &last, &why) != KMP_WALK_DONE) {
@@ -79,7 +102,7 @@ static bool process_visit(uint64_t node, void *arg, struct kmp_err *err)
 int kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, void *arg,
 		   struct kmp_err *err)
 {
-	struct walk_arg a = { k, fn, arg, max, 0, false };
+	struct walk_arg a = { k, fn, arg, max, 0, false, 0 };
 	struct kmp_err why;
 	uint64_t last;
 

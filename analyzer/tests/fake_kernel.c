@@ -10,6 +10,7 @@ const char mempool_format_version[] = "1.0";
 const char linux_banner[] = "Linux version 6.1.0-fake (unit test) #1 SMP\n";
 struct task_struct fake_task;
 struct wait_queue_entry fake_wait_entry;
+enum pagetype fake_page_type = PGTY_buddy;
 
 void mempool_exit(mempool_t *pool)
 {

@@ -52,6 +52,12 @@ struct task_struct {
 	struct thread_struct thread;
 };
 
+/* An unsigned enum whose values need 8 bits (6.12's enum pagetype). */
+enum pagetype {
+	PGTY_buddy = 0xf0,
+	PGTY_slab = 0xf5,
+};
+
 enum mempool_type {
 	MEMPOOL_SLAB,
 	MEMPOOL_KMALLOC,

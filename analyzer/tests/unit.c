@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dwarf.h>
+
+#include "dwarfutil.h"
 #include "fake_kernel.h"
 #include "layout_check.h"
 #include "names.h"
@@ -241,6 +244,21 @@ static void test_layout(const char *vmlinux)
 	      !strcmp(kmp_type_name(&L, MEMPOOL_PAGE), "page") &&
 	      !strcmp(kmp_type_name(&L, MEMPOOL_PRIVATE), "private"),
 	      "enum names wrong");
+	end();
+
+	begin("an unsigned enum's 0xf5 (DW_FORM_data1) reads as 245, not -11");
+	{
+		struct kmp_wanted w = { .name = "pagetype", .tag = DW_TAG_enumeration_type };
+		int64_t slab = 0;
+		Dwarf_Die cu;
+		bool via;
+
+		CHECK(kmp_dwarf_cu(v.dwarf, sym[0].addr, "fake_kernel.c", false, &cu, &via),
+		      "no unit for the fake kernel");
+		kmp_dwarf_scan(&cu, &w, 1);
+		CHECK(w.found && kmp_dwarf_enumerator(&w.die, "PGTY_slab", &slab) &&
+		      slab == PGTY_slab, "PGTY_slab read as %" PRId64, slab);
+	}
 	end();
 
 	begin("layout without .debug_aranges (scan for mm/mempool.c) fails cleanly");

@@ -72,6 +72,8 @@ static void end(void)
 #define OTHERQ		0xffff888032000000ULL	/* a wait queue head of no pool */
 
 #define NTASKS		10
+/* Task i's signal_struct (threads_by_signal): in the unused half of its slot. */
+#define SIGNAL_OF(i)	(task_addr(i) + 0x800)
 
 static struct kmp_layout L;
 static struct kmp_vmlinux V;	/* the test object: its symbols name nothing here */
@@ -175,11 +177,20 @@ static void make_task(struct world *w, int i, int pid, unsigned int state, int l
 	putf(t, &L.task_thread_sp, stack + THREAD_SIZE - 0x800);
 	list_init(w, task_addr(i) + L.task_thread_group.off);
 	list_init(w, task_addr(i) + L.task_tasks.off);
+	if (L.threads_by_signal) {	/* 6.7 on: every thread on signal->thread_head */
+		int lead = leader < 0 ? i : leader;
+
+		putf(t, &L.task_signal, SIGNAL_OF(lead));
+		if (leader < 0)
+			list_init(w, SIGNAL_OF(i) + L.signal_thread_head.off);
+		link_after(w, SIGNAL_OF(lead) + L.signal_thread_head.off,
+			   task_addr(i) + L.task_thread_node.off);
+	}
 	if (i == 0)
 		return;
 	if (leader < 0)
 		link_after(w, task_addr(0) + L.task_tasks.off, task_addr(i) + L.task_tasks.off);
-	else
+	else if (!L.threads_by_signal)
 		link_after(w, task_addr(leader) + L.task_thread_group.off,
 			   task_addr(i) + L.task_thread_group.off);
 }
@@ -265,7 +276,7 @@ static const struct kmp_stackwait *find_pid(const struct seen *s, int64_t pid)
 	return NULL;
 }
 
-static void test_search(void)
+static void test_search(const char *threads)
 {
 	struct world w;
 	struct seen s = { .n = 0 };
@@ -275,7 +286,7 @@ static void test_search(void)
 	const struct kmp_stackwait *x;
 	int rc;
 
-	begin("stack search: waiters, threads, decoys, unqueued and bad heads");
+	begin(threads);
 	world_init(&w);
 	make_task(&w, 1, 101, 0x2, -1);		/* D, waits on pool 0 */
 	make_task(&w, 2, 102, 0x1, -1);		/* S: not searched */
@@ -545,7 +556,19 @@ int main(int argc, char **argv)
 	CHECK(L.have_stacks && L.wqe_func.ok && L.alloc.ok && L.free.ok && L.pool_data.ok,
 	      "have_stacks %d", L.have_stacks);
 	end();
-	test_search();
+	test_search("stack search: waiters, threads (thread_group), decoys, unqueued and bad heads");
+	/*
+	 * 6.7 on: the same world with threads on signal->thread_head through
+	 * thread_node (the fake's thread_group list_head stands in for it).
+	 */
+	L.threads_by_signal = true;
+	L.task_thread_node = L.task_thread_group;
+	L.task_signal = (struct kmp_field){ .off = L.task_thread_group.off + 16, .size = 8, .ok = true };
+	L.signal_thread_head = (struct kmp_field){ .off = 0, .size = 16, .ok = true };
+	memset(&L.task_thread_group, 0, sizeof(L.task_thread_group));
+	test_search("stack search: the same with threads on signal->thread_head (6.7 on)");
+	L.threads_by_signal = false;
+	L.task_thread_group = L.task_thread_node;
 	test_poolcheck();
 	test_loops();
 	test_live_retry();
