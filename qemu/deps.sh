@@ -10,6 +10,8 @@ PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
 PKGS+=(clang-14 libclang-rt-14-dev)
 # Install, crash extension and Debian package tests (issue 11).
 PKGS+=(man-db debhelper lintian debootstrap)
+# debuginfod (issue 20): the client library's header, and the server the test starts.
+PKGS+=(libdebuginfod-dev debuginfod)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "debuginfod.h"
 #include "dwarfpath.h"
 #include "dwarfutil.h"
 #include "naming.h"
@@ -163,7 +164,9 @@ static Dwarf *module_dwarf(struct kmp_naming *nm, const char *mod)
 		return NULL;
 	md = &nm->mods[nm->nmods++];
 	snprintf(md->name, sizeof(md->name), "%s", mod);
-	if (!find_debug_file(nm, mod, path, sizeof(path)))
+	/* Then debuginfod by the module's build ID (DEBUGINFOD_URLS set; issue 20). */
+	if (!find_debug_file(nm, mod, path, sizeof(path)) &&
+	    !kmp_debuginfod_module(nm->k, mod, path, sizeof(path)))
 		return NULL;
 	md->dwfl = dwfl_begin(&offline_callbacks);
 	if (!md->dwfl)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfod.h"
 #include "session.h"
 
 /* "Linux version 6.1.192 (...)" -> "6.1.192" */
@@ -40,6 +41,36 @@ static uint64_t page_size(const char *vmcoreinfo)
 		p = p ? p + 1 : NULL;
 	}
 	return 4096;
+}
+
+/*
+ * No vmlinux on disk: without DEBUGINFOD_URLS the error kmempool always
+ * gave; with it, the vmlinux by the dump's build ID from debuginfod (its
+ * cache first), or that error saying why debuginfod had none.
+ */
+static int find_debuginfod(struct kmp_session *s, char *path, size_t len, struct kmp_err *err)
+{
+	const char *rel = s->vi.osrelease[0] ? s->vi.osrelease : "?";
+	const char *bid = s->vi.build_id[0] ? s->vi.build_id : "?";
+	char what[96], why[512];
+
+	if (!kmp_debuginfod_enabled()) {
+		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s (build ID %s); "
+			   "give one with -s", rel, bid);
+		return KMP_EVMLINUX;
+	}
+	if (!s->vi.build_id[0]) {
+		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s on disk, and no "
+			   "build ID in the dump to ask debuginfod for; give one with -s", rel);
+		return KMP_EVMLINUX;
+	}
+	snprintf(what, sizeof(what), "vmlinux %s", rel);
+	if (!kmp_debuginfod_find(s->vi.build_id, what, path, len, why, sizeof(why))) {
+		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s on disk, and %s; "
+			   "give one with -s", rel, why);
+		return KMP_EVMLINUX;
+	}
+	return KMP_OK;
 }
 
 enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK, S_N };
@@ -111,10 +142,10 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	if (o->vmlinux) {
 		snprintf(path, sizeof(path), "%s", o->vmlinux);
 	} else if (!kmp_find_vmlinux(&s->vi, path, sizeof(path))) {
-		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s (build ID %s); give one with -s",
-			   s->vi.osrelease[0] ? s->vi.osrelease : "?",
-			   s->vi.build_id[0] ? s->vi.build_id : "?");
-		return KMP_EVMLINUX;
+		int rc = find_debuginfod(s, path, sizeof(path), err);
+
+		if (rc != KMP_OK)
+			return rc;
 	}
 	if (!kmp_vmlinux_open(&s->vml, path, err))
 		return KMP_EVMLINUX;

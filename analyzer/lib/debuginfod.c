@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: debug files by build ID from debuginfod (libdebuginfod, loaded on demand). */
+#include <dlfcn.h>
+#include <elfutils/debuginfod.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "debuginfod.h"
+#include "modbuildid.h"
+
+/* libdebuginfod's functions, checked against its header's prototypes. */
+static struct {
+	bool tried, ok;
+	char why[256];
+	__typeof__(debuginfod_begin) *begin;
+	__typeof__(debuginfod_end) *end;
+	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	__typeof__(debuginfod_set_progressfn) *set_progressfn;
+	__typeof__(debuginfod_set_user_data) *set_user_data;
+	__typeof__(debuginfod_get_user_data) *get_user_data;
+} lib;
+
+bool kmp_debuginfod_enabled(void)
+{
+	const char *urls = getenv(DEBUGINFOD_URLS_ENV_VAR);
+
+	return urls && urls[strspn(urls, " \t")];
+}
+
+static bool load(void)
+{
+	void *h;
+
+	if (lib.tried)
+		return lib.ok;
+	lib.tried = true;
+	h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(lib.why, sizeof(lib.why), "cannot load %s (package libdebuginfod1): %s",
+			 DEBUGINFOD_SONAME, dlerror());
+		return false;
+	}
+	*(void **)&lib.begin = dlsym(h, "debuginfod_begin");
+	*(void **)&lib.end = dlsym(h, "debuginfod_end");
+	*(void **)&lib.find_debuginfo = dlsym(h, "debuginfod_find_debuginfo");
+	*(void **)&lib.set_progressfn = dlsym(h, "debuginfod_set_progressfn");
+	*(void **)&lib.set_user_data = dlsym(h, "debuginfod_set_user_data");
+	*(void **)&lib.get_user_data = dlsym(h, "debuginfod_get_user_data");
+	if (!lib.begin || !lib.end || !lib.find_debuginfo) {
+		snprintf(lib.why, sizeof(lib.why), "%s lacks debuginfod_find_debuginfo()",
+			 DEBUGINFOD_SONAME);
+		dlclose(h);
+		return false;
+	}
+	/* Kept loaded: libcurl's global state must outlive every client. */
+	lib.ok = true;
+	return true;
+}
+
+/* The progress line of one download, on a terminal. */
+struct progress {
+	const char *what;
+	double start, last;
+	bool shown;
+	long total;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int progress_fn(debuginfod_client *c, long a, long b)
+{
+	struct progress *p = lib.get_user_data ? lib.get_user_data(c) : NULL;
+	double t = now();
+
+	if (!p || t - p->last < 0.2)
+		return 0;
+	p->last = t;
+	p->shown = true;
+	if (b > 0)
+		p->total = b;
+	if (a > 0 && b > 0)
+		fprintf(stderr, "\rkmempool: debuginfod: %s: %.1f of %.1f MB (%.0f s)\033[K",
+			p->what, a / 1e6, b / 1e6, t - p->start);
+	else if (a > 0)
+		fprintf(stderr, "\rkmempool: debuginfod: %s: %.1f MB (%.0f s)\033[K", p->what,
+			a / 1e6, t - p->start);
+	else
+		fprintf(stderr, "\rkmempool: debuginfod: %s: waiting for the server (%.0f s)\033[K",
+			p->what, t - p->start);
+	fflush(stderr);
+	return 0;
+}
+
+/* The servers, for messages: DEBUGINFOD_URLS, shortened. */
+static const char *urls(void)
+{
+	static char buf[160];
+	const char *u = getenv(DEBUGINFOD_URLS_ENV_VAR);
+
+	snprintf(buf, sizeof(buf), "%s", u ? u : "");
+	if (u && strlen(u) >= sizeof(buf))
+		memcpy(buf + sizeof(buf) - 4, "...", 4);
+	return buf;
+}
+
+bool kmp_debuginfod_find(const char *build_id, const char *what, char *out, size_t len,
+			 char *why, size_t whylen)
+{
+	struct progress p = { .what = what };
+	debuginfod_client *c;
+	char *path = NULL;
+	size_t n = build_id ? strlen(build_id) : 0;
+	int fd;
+
+	if (!kmp_debuginfod_enabled()) {
+		snprintf(why, whylen, "DEBUGINFOD_URLS is not set");
+		return false;
+	}
+	/* From a dump or kernel memory: only what a build ID can be. */
+	if (n < 2 || n > 2 * KMP_BUILD_ID_MAX || n % 2 ||
+	    strspn(build_id, "0123456789abcdef") != n) {
+		snprintf(why, whylen, "no usable build ID to ask debuginfod for");
+		return false;
+	}
+	if (!load()) {
+		snprintf(why, whylen, "%s", lib.why);
+		return false;
+	}
+	c = lib.begin();
+	if (!c) {
+		snprintf(why, whylen, "debuginfod_begin() failed");
+		return false;
+	}
+	if (isatty(STDERR_FILENO) && lib.set_progressfn && lib.set_user_data &&
+	    lib.get_user_data) {
+		p.start = p.last = now();
+		p.last -= 1;	/* the first call prints */
+		lib.set_user_data(c, &p);
+		lib.set_progressfn(c, progress_fn);
+	}
+	fd = lib.find_debuginfo(c, (const unsigned char *)build_id, 0, &path);
+	if (p.shown) {
+		if (fd >= 0 && p.total > 0)
+			fprintf(stderr, "\rkmempool: debuginfod: %s: %.1f MB in %.0f s\033[K\n",
+				what, p.total / 1e6, now() - p.start);
+		else
+			fputs("\r\033[K", stderr);
+	}
+	lib.end(c);
+	if (fd < 0) {
+		free(path);
+		if (fd == -ENOENT)
+			snprintf(why, whylen, "debuginfod has no debug file for build ID %s (%s)",
+				 build_id, urls());
+		else
+			snprintf(why, whylen, "debuginfod (%s) failed for build ID %s: %s", urls(),
+				 build_id, strerror(-fd));
+		return false;
+	}
+	close(fd);
+	if (!path || strlen(path) >= len) {
+		snprintf(why, whylen, "debuginfod gave no usable cache path");
+		free(path);
+		return false;
+	}
+	snprintf(out, len, "%s", path);
+	free(path);
+	return true;
+}
+
+bool kmp_debuginfod_module(const struct kmp_kernel *k, const char *mod, char *out, size_t len)
+{
+	char hex[2 * KMP_BUILD_ID_MAX + 1], what[KMP_MODNAME_MAX + 16], why[512];
+	const struct kmp_module *m = NULL;
+	struct kmp_err err = { 0 };
+
+	if (!kmp_debuginfod_enabled())
+		return false;
+	for (size_t i = 0; i < k->mods.n && !m; i++)
+		if (!strcmp(k->mods.v[i].name, mod))
+			m = &k->mods.v[i];
+	if (!m)
+		return false;
+	if (!kmp_module_build_id(k, m->addr, hex, sizeof(hex), &err)) {
+		fprintf(stderr, "kmempool: note: module %s: no build ID to ask debuginfod for: %s\n",
+			mod, err.msg);
+		return false;
+	}
+	snprintf(what, sizeof(what), "module %s", mod);
+	if (kmp_debuginfod_find(hex, what, out, len, why, sizeof(why)))
+		return true;
+	fprintf(stderr, "kmempool: note: module %s: %s\n", mod, why);
+	return false;
+}
