@@ -3,7 +3,8 @@
  * libFuzzer harness: the name rule and the comm cleaning on arbitrary
  * bytes, and a pool whose name and owner are the input (split at the
  * first NUL) read through the pool reader: an accepted name is one word of
- * printable ASCII, and the report stays one line per pool.
+ * bytes the kernel's isprint() accepts and its isspace() does not, and the
+ * report stays one line per pool.
  */
 #include <stdint.h>
 #include <string.h>
@@ -60,8 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kmp_name_ok((const char *)data, size, why, sizeof(why))) {
 		if (!size)
 			abort();
+		/* The kernel's isprint() && !isspace(): 0x21..0x7e, 0xa1..0xff. */
 		for (size_t i = 0; i < size; i++)
-			if (data[i] < 0x21 || data[i] > 0x7e)
+			if (data[i] < 0x21 || (data[i] > 0x7e && data[i] < 0xa1))
 				abort();
 	}
 	memcpy(comm, data, size);

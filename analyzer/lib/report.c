@@ -72,16 +72,70 @@ void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools
 		kmp_report_pool(f, &pools->v[i]);
 }
 
+/*
+ * The UTF-8 sequence at @p: its length (0: none), its code point in *@cp.
+ * Strict (RFC 3629): no overlong forms, no surrogates, at most U+10FFFF.
+ */
+static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
+{
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 0;
+
+	if (*p < 0x80) {
+		*cp = *p;
+		return 1;
+	}
+	if (!n || *p > 0xf4)
+		return 0;
+	*cp = *p & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)	/* also the NUL */
+			return 0;
+		*cp = *cp << 6 | (p[i] & 0x3f);
+	}
+	if (*cp < min[n] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static bool utf8_valid(const unsigned char *s)
+{
+	uint32_t cp;
+	size_t n;
+
+	for (; *s; s += n)
+		if (!(n = utf8_seq(s, &cp)))
+			return false;
+	return true;
+}
+
+/* One character of a JSON string, as ASCII. */
+static void json_char(FILE *f, uint32_t cp)
+{
+	if (cp == '"' || cp == '\\')
+		fprintf(f, "\\%c", (int)cp);
+	else if (cp >= 0x20 && cp < 0x7f)
+		fputc((int)cp, f);
+	else if (cp < 0x10000)
+		fprintf(f, "\\u%04x", (unsigned int)cp);
+	else	/* a surrogate pair */
+		fprintf(f, "\\u%04x\\u%04x", (unsigned int)(0xd800 + ((cp - 0x10000) >> 10)),
+			(unsigned int)(0xdc00 + ((cp - 0x10000) & 0x3ff)));
+}
+
 void kmp_json_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	bool utf8 = utf8_valid(p);
+	uint32_t cp;
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);
+	while (*p) {
+		if (utf8)
+			p += utf8_seq(p, &cp);
 		else
-			fputc(*p, f);
+			cp = *p++;	/* ISO 8859-1: byte 0xNN is U+00NN */
+		json_char(f, cp);
 	}
 	fputc('"', f);
 }

@@ -18,7 +18,15 @@ void kmp_report_header(FILE *f, const char *version);
 void kmp_report_pool(FILE *f, const struct kmp_pool *p);
 void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools);
 
-/* JSON helpers. */
+/*
+ * JSON helpers.  kmp_json_string() writes the bytes of @s as a JSON string
+ * of ASCII only: the characters of @s read as UTF-8 when all of @s is
+ * valid UTF-8 (a UTF-8 name reads as /proc/mempool shows it on a UTF-8
+ * terminal), otherwise each byte as the ISO 8859-1 character of its value
+ * (the character set of the kernel's ctype table: byte 0xe9 is U+00E9);
+ * every character outside printable ASCII as \uXXXX (a surrogate pair
+ * above U+FFFF), so the output is valid UTF-8 whatever memory held.
+ */
 void kmp_json_string(FILE *f, const char *s);
 void kmp_json_pool(FILE *f, const struct kmp_pool *p);
 /* The same without the closing brace, for members that follow ("waiters"). */

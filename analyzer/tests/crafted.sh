@@ -242,6 +242,28 @@ mk space --pools 3 --name "0=two words" --skip 0
 expect_skip "a name with a space" "$T/space" 'byte 0x20'
 mk owner --pools 3 --owner "1=dm crypt" --skip 1
 expect_skip "an owner with a space" "$T/owner" 'its owner .* byte 0x20'
+mk c1 --pools 3 --name-hex 2=706f6f6c85 --skip 2
+expect_skip "a name with byte 0x85 (a C1 control: not printable for the kernel)" "$T/c1" 'byte 0x85'
+mk nbsp --pools 3 --name-hex 0=6ea0 --skip 0
+expect_skip "a name with byte 0xa0 (the kernel's isspace())" "$T/nbsp" 'byte 0xa0'
+# Bytes 0xa1..0xff are printable for the kernel: kept, printed as they are
+# (as /proc/mempool prints them), and in JSON read as UTF-8 when they are
+# UTF-8, else as ISO 8859-1 (valid JSON, ASCII only, either way).
+mk high --pools 4 --name-hex 1=636166c3a9 --name-hex 2=636166e9 --name-hex 3=a1ff
+run "$T/high"
+if [ $rc = 0 ] && cmp -s "$T/out" "$T/high.expected" && [ ! -s "$T/err" ] &&
+   LC_ALL=C grep -q "^caf$(printf '\303\251') " "$T/out" && LC_ALL=C grep -q "^caf$(printf '\351') " "$T/out"; then
+	ok "names with bytes 0xa1..0xff (UTF-8 and ISO 8859-1) printed byte for byte, exit 0"
+else
+	bad "names with bytes 0xa1..0xff: exit $rc"; diff "$T/out" "$T/high.expected" | head -5
+fi
+run "$T/high" -f json
+names=$("$PY" -c 'import json,sys; b=open(sys.argv[1],"rb").read(); assert all(c < 128 for c in b); print(ascii([p["name"] for p in json.loads(b)["pools"]]))' "$T/out" 2>&1)
+if [ $rc = 0 ] && [ "$names" = "['pool-0', 'caf\xe9', 'caf\xe9', '\xa1\xff']" ] && clean_err; then
+	ok "JSON of those names: ASCII, UTF-8 read as UTF-8, other bytes as ISO 8859-1 ($names)"
+else
+	bad "JSON of names with high bytes: exit $rc, $names"
+fi
 mk huge --pools 3 --name-len 1=70000 --skip 1
 expect_skip "a 70000-byte name (beyond the 64 KiB bound)" "$T/huge" 'no NUL within 65536'
 mk long --pools 3 --name-len 1=300

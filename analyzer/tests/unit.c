@@ -796,7 +796,8 @@ static void test_names(void)
 			{ "", 0, "is empty" },
 			{ "two words", 9, "byte 0x20 at offset 3" },
 			{ "tab\there", 8, "byte 0x09" },
-			{ "caf\xc3\xa9", 5, "byte 0xc3" },
+			{ "nel\xc2\x85", 5, "byte 0x85 at offset 4" },
+			{ "nb\xa0" "sp", 5, "byte 0xa0 at offset 2" },
 			{ "del\x7f", 4, "byte 0x7f" },
 		};
 
@@ -827,6 +828,24 @@ static void test_names(void)
 			}
 		}
 	}
+	end();
+
+	begin("names and owners with bytes 0xa1..0xff (the kernel's isprint()) are kept as they are");
+	fake_init(&f, 3);
+	memcpy(f.strs + STR_STRIDE, "caf\xc3\xa9", 6);
+	memcpy(f.strs + 2 * STR_STRIDE, "\xa1\xff", 3);
+	{
+		unsigned char *o = memimg_add(&f.img, 0xffff888080000000ULL, 64);
+
+		memcpy(o, "m\xf6" "d", 4);
+		put(pool_bytes(&f, 0), &L.owner, 0xffff888080000000ULL);
+	}
+	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(p.n == 3 && !strcmp(p.v[1].name, "caf\xc3\xa9") && !strcmp(p.v[2].name, "\xa1\xff") &&
+	      !strcmp(p.v[0].owner, "m\xf6" "d"), "%zu pools", p.n);
+	CHECK(nnotes == 0, "notes: %s", notes);
+	kmp_pools_free(&p);
+	fake_free(&f);
 	end();
 }
 
@@ -1111,6 +1130,23 @@ static void test_live(void)
 	end();
 }
 
+/* kmp_json_string(@s) is @want. */
+static bool json_of(const char *s, const char *want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&text, &len);
+	bool same;
+
+	kmp_json_string(mf, s);
+	fclose(mf);
+	same = !strcmp(text, want);
+	if (!same)
+		printf("  json of %s: %s, want %s\n", s, text, want);
+	free(text);
+	return same;
+}
+
 static void test_json_escape(void)
 {
 	char *text = NULL;
@@ -1122,6 +1158,18 @@ static void test_json_escape(void)
 	fclose(mf);
 	CHECK(!strcmp(text, "\"a\\\"b\\\\c\\u000a\\u0001\\u00ff\""), "got %s", text);
 	free(text);
+	/* Valid UTF-8 is read as UTF-8, anything else byte by byte as ISO 8859-1. */
+	CHECK(json_of("caf\xc3\xa9", "\"caf\\u00e9\""), "UTF-8 name");
+	CHECK(json_of("\xe2\x82\xac \xf0\x9f\x98\x80", "\"\\u20ac \\ud83d\\ude00\""),
+	      "3- and 4-byte UTF-8");
+	CHECK(json_of("\xe2_\xac", "\"\\u00e2_\\u00ac\""), "a euro sign the kernel made '_'");
+	CHECK(json_of("caf\xe9", "\"caf\\u00e9\""), "ISO 8859-1 name");
+	CHECK(json_of("\xc0\x80", "\"\\u00c0\\u0080\""), "overlong NUL is not UTF-8");
+	CHECK(json_of("\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\""), "a surrogate is not UTF-8");
+	CHECK(json_of("\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\""),
+	      "above U+10FFFF is not UTF-8");
+	CHECK(json_of("\xc3", "\"\\u00c3\""), "a sequence cut by the NUL");
+	CHECK(json_of("\x7f", "\"\\u007f\""), "DEL");
 	end();
 }
 
@@ -1362,6 +1410,20 @@ static void test_name_rule(void)
 	CHECK(!kmp_name_ok("", 0, why, sizeof(why)) && !strcmp(why, "is empty"), "empty");
 	CHECK(!kmp_name_ok("a b", 3, why, sizeof(why)) && strstr(why, "0x20 at offset 1"), "%s", why);
 	CHECK(!kmp_name_ok("a\x80", 2, why, sizeof(why)) && strstr(why, "0x80"), "%s", why);
+	/* The kernel's table (tests/kernel_ctype.sh compares with a kernel tree's). */
+	for (int c = 0; c < 256; c++) {
+		bool print = (c >= 0x20 && c <= 0x7e) || c >= 0xa0;
+		bool space = (c >= 0x09 && c <= 0x0d) || c == 0x20 || c == 0xa0;
+		char one = (char)c;
+
+		CHECK(kmp_kernel_isprint((unsigned char)c) == print, "isprint(0x%02x)", c);
+		CHECK(kmp_kernel_isspace((unsigned char)c) == space, "isspace(0x%02x)", c);
+		CHECK(kmp_name_byte_ok((unsigned char)c) == (print && !space), "kept(0x%02x)", c);
+		CHECK(kmp_name_ok(&one, 1, why, sizeof(why)) == (print && !space), "name 0x%02x", c);
+	}
+	CHECK(kmp_name_ok("caf\xc3\xa9", 5, why, sizeof(why)), "a UTF-8 name: %s", why);
+	CHECK(!kmp_name_ok("a\xa0" "b", 3, why, sizeof(why)) && strstr(why, "0xa0 at offset 1"),
+	      "no-break space: %s", why);
 	snprintf(comm, sizeof(comm), "kworker/0:1 \x1b[31m\n\x7f");
 	kmp_comm_clean(comm);
 	CHECK(!strcmp(comm, "kworker/0:1 ?[31m??"), "comm: %s", comm);
