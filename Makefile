@@ -12,9 +12,9 @@ KERNEL_NOPROC := $(B)/kernel-noproc
 ANALYZER := $(B)/analyzer/kmempool
 MODULE := $(B)/module/kmp_test.ko
 INITRD := $(B)/initrd/test.cpio.gz
-DEBIAN_KERNEL := $(B)/debian/kernel
-MODULE_STOCK := $(B)/module-stock/kmp_stock.ko
-INITRD_STOCK := $(B)/initrd/stock.cpio.gz
+# The Debian suite whose own kernel the stock targets use: bullseye (5.10),
+# bookworm (6.1, the default), trixie (6.12), sid (7.2).
+SUITE ?= bookworm
 
 all: analyzer kernel
 
@@ -89,23 +89,29 @@ test-fastpath: deps
 	@bash vmcore-tests/test-fastpath.sh
 
 # Debian's own kernel (no series): packages fetched with apt-get download
-# and unpacked under build/debian/, the stock test module built against its
-# headers, and the stock initramfs.  `make stock` builds them all (cached).
+# and unpacked under build/debian/ (build/debian-SUITE/ for SUITE=bullseye,
+# trixie, sid: through a private apt configuration, with a chroot of that
+# suite for the module build and the capture tools), the stock test module
+# built against its headers, and the stock initramfs.  `make stock
+# [SUITE=...]` builds them all (cached); `make test-stock [SUITE=...]` runs
+# the stock test on that kernel, `make test-kernels` on all four.
 debian-kernel: deps
-	@bash qemu/debian-kernel.sh
+	@bash qemu/debian-kernel.sh $(SUITE)
 
 module-stock: debian-kernel
-	@bash vmcore-tests/build-module-stock.sh $(DEBIAN_KERNEL) $(B)/module-stock
+	@bash vmcore-tests/build-module-stock.sh $(SUITE)
 
 initrd-stock: debian-kernel module-stock
 	@[ -x $(ANALYZER) ] || $(MAKE) -s analyzer
-	@bash vmcore-tests/build-initrd-stock.sh $(DEBIAN_KERNEL) $(ANALYZER) \
-		$(MODULE_STOCK) $(INITRD_STOCK)
+	@bash vmcore-tests/build-initrd-stock.sh $(SUITE) $(ANALYZER)
 
 stock: initrd-stock
 
 test-stock: deps
-	@bash vmcore-tests/test-stock.sh
+	@bash vmcore-tests/test-stock.sh $(SUITE)
+
+test-kernels: deps
+	@bash vmcore-tests/test-kernels.sh
 
 test: deps
 	@bash vmcore-tests/run-tests.sh
@@ -191,7 +197,7 @@ distclean:
 .PHONY: all deps kernel kernel-noproc analyzer analyzer-check module initrd \
 	module-noproc initrd-noproc test demo bench \
 	kernel-debug module-debug initrd-debug test-stress stress \
-	debian-kernel module-stock initrd-stock stock test-stock \
+	debian-kernel module-stock initrd-stock stock test-stock test-kernels \
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
 	test-kdump \

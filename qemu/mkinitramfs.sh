@@ -3,7 +3,14 @@
 # with the libraries ldd names, kernel modules and extra files.
 #
 #   qemu/mkinitramfs.sh OUT.cpio.gz [--modules MODROOT] [--bin PATH]...
-#                       [--file SRC:DEST]...
+#                       [--file SRC:DEST]... [--root DIR --bin PATH...]
+#
+# --root DIR: the --bin PATHs after it are DIR's (a chroot of another
+# Debian suite), with the libraries DIR's own loader resolves there.  They
+# go under /suite in the image, PATH becoming a small script that runs
+# /suite/PATH with /suite's loader and libraries: another suite's libc,
+# libdw, libz... never replace the host's, which the host's binaries use.
+# --root "" returns to host binaries.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$1; shift
@@ -31,10 +38,34 @@ add_bin() {
 		add_lib "$lib"
 	done
 }
+LOADER=/lib64/ld-linux-x86-64.so.2
+add_root_bin() {
+	local r=$1 bin=$2 lib dirs=
+	[ -f "$r$bin" ] || { echo "mkinitramfs: no $bin in $r" >&2; exit 1; }
+	mkdir -p "$ROOTFS/suite$(dirname "$bin")"
+	cp -L "$r$bin" "$ROOTFS/suite$bin"
+	for lib in $(chroot "$r" "$LOADER" --list "$bin" | grep -o '/[^ ]*' | sort -u); do
+		if [ ! -e "$ROOTFS/suite$lib" ]; then
+			mkdir -p "$ROOTFS/suite$(dirname "$lib")"
+			cp -L "$r$lib" "$ROOTFS/suite$lib"
+		fi
+		[ "$lib" = "$LOADER" ] && continue
+		case ":$dirs:" in *":/suite$(dirname "$lib"):"*) ;;
+		*) dirs=${dirs:+$dirs:}/suite$(dirname "$lib") ;; esac
+	done
+	[ -f "$ROOTFS/suite$LOADER" ] || { echo "mkinitramfs: $bin has no $LOADER" >&2; exit 1; }
+	mkdir -p "$ROOTFS$(dirname "$bin")"
+	printf '#!/bin/sh\nexec /suite%s --library-path %s /suite%s "$@"\n' \
+		"$LOADER" "$dirs" "$bin" > "$ROOTFS$bin"
+	chmod +x "$ROOTFS$bin"
+}
+BINROOT=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--modules) cp -a "$2/lib/modules" "$ROOTFS/lib/"; shift 2 ;;
-	--bin) add_bin "$2"; shift 2 ;;
+	--root) BINROOT=$2; shift 2 ;;
+	--bin) if [ -n "$BINROOT" ]; then add_root_bin "$BINROOT" "$2"; else add_bin "$2"; fi
+		shift 2 ;;
 	--bin-as) add_bin "${2%%:*}" "${2#*:}"; shift 2 ;;
 	--file) mkdir -p "$ROOTFS$(dirname "${2#*:}")"; cp -L "${2%%:*}" "$ROOTFS${2#*:}"; shift 2 ;;
 	*) echo "mkinitramfs: unknown argument $1" >&2; exit 2 ;;

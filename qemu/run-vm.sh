@@ -4,6 +4,7 @@
 #   qemu/run-vm.sh --kernel DIR --initrd FILE --script FILE --out DIR
 #                  [--input FILE]... [--timeout SECONDS] [--mem MB]
 #                  [--smp N] [--append "ARGS"] [--scratch MB] [--disk FILE]...
+#                  [--cpu MODEL]
 #
 # DIR holds bzImage (build/kernel or build/kernel-noproc).  The script runs
 # as /work/script.sh with every --input file beside it; what it leaves in
@@ -14,13 +15,14 @@
 # when the VM stopped without finishing.  Each --disk FILE is attached
 # read-only as the next virtio disk after those (a filesystem image, e.g.
 # a big vmlinux the guest mounts instead of copying it into its RAM).
+# --cpu MODEL is QEMU's -cpu (Debian's 7.2 kernel needs "max" under TCG).
 # KMP_QEMU_ARGS adds QEMU options (split at white space), e.g. "-icount
 # shift=0" for guest clocks that count instructions (TCG only).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 KDIR= INITRD= SCRIPT= OUT= TIMEOUT=120 MEM=512 SMP=2 APPEND= SCRATCH=0
-INPUTS=() DISKS=()
+INPUTS=() DISKS=() CPU=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) KDIR=$2 ;; --initrd) INITRD=$2 ;; --script) SCRIPT=$2 ;;
@@ -28,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--mem) MEM=$2 ;; --smp) SMP=$2 ;; --append) APPEND=$2 ;;
 	--scratch) SCRATCH=$2 ;;
 	--disk) DISKS+=("$2") ;;
+	--cpu) [ -z "$2" ] || CPU=(-cpu "$2") ;;
 	*) echo "run-vm: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -56,7 +59,7 @@ done
 ACCEL=$("$HERE/accel.sh" "$KDIR" "$INITRD")
 start=$(date +%s.%N)
 set +e
-timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" ${KMP_QEMU_ARGS:-} -m "$MEM" -smp "$SMP" \
+timeout --kill-after=5 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" "${CPU[@]}" ${KMP_QEMU_ARGS:-} -m "$MEM" -smp "$SMP" \
 	-nodefaults -display none -no-reboot -monitor none \
 	-serial "file:$OUT/serial.log" \
 	-kernel "$KDIR/bzImage" -initrd "$INITRD" \

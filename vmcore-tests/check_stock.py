@@ -7,13 +7,19 @@ exactly the blocked tasks on exactly the emptied pools, in each dump
 (flattened, zlib, ELF) and live on /proc/kcore.
 
     check_stock.py OUTDIR VMLINUX KMEMPOOL KMP_STOCK_KO "PARAMS"
+                   [--group NAME] [--drgn-root DIR]
 
 PARAMS are the module parameters the guest used (name=value ...).  The
 analyzer gets the module's DWARF (-M KMP_STOCK_KO, as the guest passes
--M /lib/kmp_stock.ko) to name kmp_stock_devs[1].pool by member."""
+-M /lib/kmp_stock.ko) to name kmp_stock_devs[1].pool by member.  NAME
+(default "stock") prefixes the check lines (stock-trixie, ...).  With
+--drgn-root, the drgn oracle runs in that chroot (another Debian suite's,
+with its python3-drgn), the dump and vmlinux hard-linked into its /tmp
+(copied if that fails) and removed afterwards."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -152,8 +158,34 @@ def check_dumps(r, o):
     return dumps
 
 
-def drgn_oracle(r, name, path, vmlinux, truth):
-    p = subprocess.run([PY, DRGN, path, vmlinux], capture_output=True, text=True, timeout=300)
+def link_or_copy(src, dst):
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
+
+
+def run_drgn(path, vmlinux, root):
+    """The oracle script on the host's drgn, or in the chroot ROOT."""
+    if not root:
+        return subprocess.run([PY, DRGN, path, vmlinux], capture_output=True, text=True,
+                              timeout=300)
+    work = tempfile.mkdtemp(prefix="kmp-oracle-", dir=os.path.join(root, "tmp"))
+    try:
+        for src, dst in ((DRGN, "oracle.py"), (path, "core"), (vmlinux, "vmlinux")):
+            link_or_copy(src, os.path.join(work, dst))
+        inside = "/tmp/" + os.path.basename(work)
+        return subprocess.run(["chroot", root, "/usr/bin/env", "-i", "LANG=C.UTF-8",
+                               "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "/usr/bin/python3",
+                               "-B", f"{inside}/oracle.py", f"{inside}/core",
+                               f"{inside}/vmlinux"],
+                              capture_output=True, text=True, timeout=300)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def drgn_oracle(r, name, path, vmlinux, truth, root=None):
+    p = run_drgn(path, vmlinux, root)
     want = {hex(a): pids for a, pids in truth.items()}
     try:
         got = json.loads(p.stdout)
@@ -265,8 +297,11 @@ def check_scan(r, name, rc, text, err, pools, params):
 
 def main():
     outdir, vmlinux, kmp, ko, params_s = sys.argv[1:6]
+    opts = dict(zip(sys.argv[6::2], sys.argv[7::2]))
+    group = opts.get("--group", "stock")
+    droot = opts.get("--drgn-root")
     params = {k: int(v) for k, v in (a.split("=") for a in params_s.split())}
-    r = Results("stock")
+    r = Results(group)
     o = Outdir(outdir, r)
     truth, names, pools = ground_truth(r, o, params)
     check_rig(r, o, vmlinux)
@@ -287,7 +322,7 @@ def main():
                                         capture_output=True).returncode
                 if not r.check(rc == 0, "flat: makedumpfile -R reassembles it"):
                     continue
-            drgn_oracle(r, name, path, vmlinux, truth)
+            drgn_oracle(r, name, path, vmlinux, truth, droot)
     # kmempool on each dump (the flattened one in place) and live.
     for name in ("flat", "zlib", "elf"):
         if name not in dumps:

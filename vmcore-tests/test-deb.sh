@@ -77,7 +77,9 @@ if [ ! -f "$CACHE" ]; then
 	stage "debootstrap --variant=minbase bookworm (once, cached in $CACHE)"
 	rm -rf "$B/deb-chroot/root.new"
 	mkdir -p "$B/deb-chroot"
-	if debootstrap --variant=minbase bookworm "$B/deb-chroot/root.new" http://deb.debian.org/debian \
+	# The archive's URI comes from the host's apt sources (qemu/apt-suite.sh).
+	uri=$(bash "$ROOT/qemu/apt-suite.sh" uri) || uri=
+	if [ -n "$uri" ] && debootstrap --variant=minbase bookworm "$B/deb-chroot/root.new" "$uri" \
 		>"$B/deb-chroot/debootstrap.log" 2>&1; then
 		tar -C "$B/deb-chroot/root.new" -cf "$CACHE.tmp" . && mv "$CACHE.tmp" "$CACHE"
 	fi

@@ -6,38 +6,54 @@
 # kernel in three formats (flattened as kdump-tools writes it, zlib, ELF).
 # check_stock.py checks the analyzer's answer on each against the ground
 # truth (ps and the module's own log), with drgn as a second oracle.
-GROUP=stock
+#   vmcore-tests/test-stock.sh [SUITE]   (or SUITE=...; default bookworm)
+# SUITE picks Debian's kernel of bullseye (5.10), bookworm (6.1), trixie
+# (6.12) or sid (7.2); each has its kernel dir, module, initramfs and chroot
+# (qemu/apt-suite.sh paths SUITE), the checks' group is stock-SUITE (stock
+# for bookworm), the output build/t/stock-hang-SUITE (stock-hang).
+SUITE=${1:-${SUITE:-bookworm}}
+. "$(dirname "$0")/../qemu/apt-suite.sh"
+suite_paths "$SUITE" || exit 2
+if [ "$SUITE" = bookworm ]; then GROUP=stock; else GROUP=stock-$SUITE; fi
 . "$(dirname "$0")/lib.sh"
 # KMP_ANALYZER: another analyzer binary (in the initramfs and on the host).
 KMP=${KMP_ANALYZER:-$B/analyzer/kmempool}
-K=$B/debian/kernel
-KO=$B/module-stock/kmp_stock.ko
-INITRD=$B/initrd/stock.cpio.gz
+K=$SUITE_K
+KO=$SUITE_MOD/kmp_stock.ko
+INITRD=$SUITE_INITRD
 # Pool sizes the test module is asked for (block_* are set by the guest).
 STOCK_PARAMS="slab_min=4 slab_size=200 dev0_min=3 dev1_min=6 dev_size=112 page_min=2 page_order=1 buf_min=5 buf_size=300 private_min=8 private_size=72 big_min=3"
 
-stage "building Debian's kernel dir, kmp_stock.ko, stock initramfs (cached)"
+stage "building Debian's $SUITE kernel dir, kmp_stock.ko, stock initramfs (cached)"
 t0=$(date +%s.%N)
-if ! make -s -C "$ROOT" module-stock >&2 ||
+if ! make -s -C "$ROOT" module-stock SUITE="$SUITE" >&2 ||
    ! { [ -x "$KMP" ] || make -s -C "$ROOT" analyzer >&2; } ||
-   ! bash "$ROOT/vmcore-tests/build-initrd-stock.sh" "$K" "$KMP" "$KO" "$INITRD" >&2; then
-	not_ok "build: Debian's kernel, kmp_stock.ko, stock initramfs"
+   ! bash "$ROOT/vmcore-tests/build-initrd-stock.sh" "$SUITE" "$KMP" >&2; then
+	not_ok "build: Debian's $SUITE kernel, kmp_stock.ko, stock initramfs"
 	exit 1
 fi
 stage "build/cache check: $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s"
 
-IN=$T/stock-hang-in
+# The drgn oracle: the suite's own python3-drgn in its chroot when it has
+# one (trixie 0.0.31), else the host's (0.0.22).
+DRGN_ROOT=()
+if [ -n "$SUITE_ROOT" ] && chroot "$SUITE_ROOT" /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+	DRGN_ROOT=(--drgn-root "$SUITE_ROOT")
+fi
+
+IN=$T/$SUITE_T-in
 mkdir -p "$IN"
 echo "$STOCK_PARAMS" > "$IN/module.params"
 # The vmlinux (633 MB) reaches the guest as a read-only ext2 disk (mounted,
 # not copied into its RAM).  The capture kernel's 384 MB hold Debian's
 # kernel, the initramfs and one compressed dump at a time in tmpfs (~40 MB);
 # the ELF dump (150-300 MB) goes straight to the scratch disk.
-if vm stock-hang "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
+if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 	--input "$IN/module.params" --input "$K/bzImage" --input "$INITRD" \
-	--disk "$B/debian/vmlinux.ext2" --append "crashkernel=384M" \
+	--disk "$SUITE_EXT2" --append "crashkernel=384M" --cpu "$SUITE_CPU" \
 	--mem 1536 --scratch 2048 --timeout 400; then
-	$PY "$ROOT/vmcore-tests/check_stock.py" "$T/stock-hang" "$K/vmlinux" "$KMP" \
-		"$KO" "$STOCK_PARAMS block_private=3 block_dev1=2" || fail=$((fail + 1))
+	$PY "$ROOT/vmcore-tests/check_stock.py" "$T/$SUITE_T" "$K/vmlinux" "$KMP" \
+		"$KO" "$STOCK_PARAMS block_private=3 block_dev1=2" --group "$GROUP" \
+		"${DRGN_ROOT[@]}" || fail=$((fail + 1))
 fi
 [ "$fail" = 0 ]

@@ -4,6 +4,10 @@ every task in D state whose stack has a mempool_alloc() frame, grouped by
 that frame's `pool` argument.  Prints JSON {"0xPOOL": [pid, ...]} (pids
 sorted, keys sorted); a waiter whose `pool` drgn cannot recover goes
 under "unknown", a task drgn cannot read under "unreadable" (by address).
+The frame is the innermost one whose function's name starts with
+mempool_alloc and whose `pool` drgn can read: 6.1 and 5.10 have
+mempool_alloc(), 6.12 mempool_alloc_noprof(), 7.2 two such frames per
+waiter.  drgn's task_state_to_char() reads `state` (5.10) or `__state`.
     drgn_stock_waiters.py VMCORE VMLINUX"""
 import json
 import sys
@@ -27,13 +31,15 @@ for task in for_each_task(prog):
         frames = list(prog.stack_trace(task))
     except (drgn.FaultError, ValueError):
         continue
+    key = None
     for frame in frames:
-        if frame.name != "mempool_alloc":
+        if not (frame.name or "").startswith("mempool_alloc"):
             continue
         try:
             key = hex(frame["pool"].value_())
+            break
         except (KeyError, LookupError, drgn.ObjectAbsentError, drgn.FaultError):
             key = "unknown"
+    if key is not None:
         pools.setdefault(key, []).append(task.pid.value_())
-        break
 print(json.dumps({k: sorted(v) for k, v in sorted(pools.items())}))

@@ -1,8 +1,10 @@
 # The stock-kernel scenario "hang", run in Debian's own kernel (no series)
-# and its kdump capture kernel.  Input files: module.params (the test
-# module's pool sizes), bzImage and stock.cpio.gz for kexec -p.  With
-# run-vm.sh --disk build/debian/vmlinux.ext2 the vmlinux is on the last
-# virtio disk (label kmpvmlinux), for the live analyzer on /proc/kcore.
+# and its kdump capture kernel, the same for every suite's kernel (5.10,
+# 6.1, 6.12, 7.2).  Input files: module.params (the test module's pool
+# sizes), bzImage and the initramfs (stock.cpio.gz, stock-SUITE.cpio.gz)
+# for kexec -p.  With run-vm.sh --disk build/debian[-SUITE]/vmlinux.ext2
+# the vmlinux is on the last virtio disk (label kmpvmlinux), for the live
+# analyzer on /proc/kcore.
 #
 # first kernel:   dm-crypt over loop, md raid1 over two loops, kmp_stock
 #                 with block_private=3 block_dev1=2, wait for the five
@@ -60,6 +62,7 @@ capture() {
 
 if [ "$KMP_PHASE" = capture ]; then
 	free -m > /out/capture-free
+	makedumpfile -v 2>&1 | head -1 > /out/makedumpfile-version
 	capture
 	exit 0
 fi
@@ -132,7 +135,7 @@ fi
 # The waiters must still be asleep after all that.
 ps -o pid,comm,stat > /out/ps-precrash
 
-kexec -p /work/bzImage --initrd=/work/stock.cpio.gz \
+kexec -p /work/bzImage --initrd="$(ls /work/stock*.cpio.gz | head -1)" \
 	--append="console=ttyS0 irqpoll nr_cpus=1 reset_devices panic=1"
 echo $? > /out/kexec.rc
 cat /sys/kernel/kexec_crash_loaded > /out/kexec_crash_loaded
