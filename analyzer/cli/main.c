@@ -20,6 +20,7 @@
 #include "scanreport.h"
 #include "stackreport.h"
 #include "top.h"
+#include "triage.h"
 
 #define KMP_VERSION "1.0"
 /* The JSON schema's version, the first key of every JSON output (kmempool(1), JSON). */
@@ -40,6 +41,8 @@ static const char usage[] =
 "  top         the report again every -d seconds, sorted by pressure (waiting,\n"
 "              then curr_nr/min_nr), with the statistics' change since the last\n"
 "              refresh (kernels with the series; live on /proc/kcore)\n"
+"  triage      many dumps (files, or directories searched for them), one JSON\n"
+"              line each, -j N at a time: kmempool triage --help (comes first)\n"
 "\n"
 "Options:\n"
 "  -c, --core PATH       /proc/kcore (default) or a vmcore: ELF, kdump-compressed\n"
@@ -605,8 +608,13 @@ int main(int argc, char **argv)
 	struct kmp_err err = { 0 };
 	bool opened;
 	struct cli c;
-	int rc = parse(argc, argv, &c);
+	int rc;
 
+#ifndef KMP_NO_TRIAGE
+	if (argc > 1 && !strcmp(argv[1], "triage"))
+		return kmp_triage_main(argc - 1, argv + 1);
+#endif
+	rc = parse(argc, argv, &c);
 	if (rc != KMP_OK)
 		return rc;
 	rc = kmp_session_open(&s, &c.o, &err);

@@ -74,16 +74,20 @@ static bool notes_layout(const struct kmp_kernel *k, struct notes_layout *nl)
 		{ .name = "module_notes_attrs", .tag = DW_TAG_structure_type },
 		{ .name = "bin_attribute", .tag = DW_TAG_structure_type },
 	};
-	struct kmp_sym fn = { .name = "module_notes_read" };
+	/* Code of the unit that defines module_notes_attrs: 6.10 on has no module_notes_read(). */
+	struct kmp_sym fn[] = { { .name = "module_notes_read" }, { .name = "mod_sysfs_setup" },
+				{ .name = "mod_sysfs_teardown" } };
+	uint64_t addr = 0;
 	Dwarf_Die cu;
 	bool via;
 
 	memset(nl, 0, sizeof(*nl));
 	if (!k->vml || !k->vml->dwarf)
 		return false;
-	kmp_vmlinux_symbols(k->vml, &fn, 1);
-	if (!fn.found || !kmp_dwarf_cu(k->vml->dwarf, fn.addr, "kernel/module/sysfs.c", false, &cu,
-				       &via))
+	kmp_vmlinux_symbols(k->vml, fn, 3);
+	for (size_t i = 0; i < 3 && !addr; i++)
+		addr = fn[i].found ? fn[i].addr : 0;
+	if (!addr || !kmp_dwarf_cu(k->vml->dwarf, addr, "kernel/module/sysfs.c", false, &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, 3);
 	if (!w[0].found)

@@ -8,7 +8,7 @@
  *     (/sys/module/NAME/notes/.note.gnu.build-id): mod->notes_attrs, whose
  *     attrs[i] (struct bin_attribute) hold each note section's address
  *     (private) and size, with the types from the unit of
- *     module_notes_read() (kernel/module/sysfs.c; kernel/module.c to 5.18).
+ *     module_notes_read() or mod_sysfs_setup() (kernel/module/sysfs.c; kernel/module.c to 5.18).
  * Everything read from memory is bounded and checked like a note in a file.
  */
 #ifndef KMP_MODBUILDID_H
