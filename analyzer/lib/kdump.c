@@ -18,7 +18,22 @@
 #include "fdhook.h"
 #include "flat.h"
 
-#define KMP_KDUMP_CACHE_PAGES 1024
+/*
+ * libkdumpfile's page cache, and how kmempool keeps it from evicting.
+ * libkdumpfile 0.5.1 (Debian 12) hands out a cache entry without a data
+ * buffer when it reuses a ghost entry, which exists only once the cache
+ * has evicted (memcpy to NULL in kdump_read(); fixed upstream in 2024,
+ * "cache: Get data buffer before adjusting ghost partition size").  Which
+ * read pattern and cache size hit it depends on the dump: 64 pages on a
+ * 6.1 dump, 1000-1025 (not 512 or 2048) on a 6.12 one.  So the cache must
+ * never evict: every miss takes an entry, and before the misses could
+ * fill it, the context is opened anew (a fresh cache; resizing the cache
+ * in place would free pages that libkdumpfile's translation still holds).
+ */
+#define KMP_KDUMP_CACHE_PAGES 2048
+/* Entries one kdump_read() can take: its pages (KMP_KDUMP_READ_MAX) and page tables. */
+#define KMP_KDUMP_CACHE_MARGIN 64
+#define KMP_KDUMP_READ_MAX (16 * 4096)	/* one kdump_read() at most */
 
 struct kdump {
 	kdump_ctx_t *ctx;
@@ -29,7 +44,44 @@ struct kdump {
 	off_t past;		/* offset of the first byte a read of the current
 				 * step (opening, one kdump_read()) wanted and the
 				 * file does not have, or -1 */
+	uint64_t reopens;	/* fresh contexts opened by cache_guard() */
 };
+
+/* A second context over the same file, set up as kmp_kdump_open() set up the first. */
+static kdump_ctx_t *reopen(struct kdump *k)
+{
+	kdump_ctx_t *ctx = kdump_new();
+
+	if (!ctx)
+		return NULL;
+	if (kdump_set_number_attr(ctx, "cache.size", KMP_KDUMP_CACHE_PAGES) != KDUMP_OK ||
+	    kdump_set_number_attr(ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER) != KDUMP_OK ||
+	    kdump_open_fd(ctx, k->fd) != KDUMP_OK ||
+	    kdump_set_string_attr(ctx, "addrxlat.ostype", "linux") != KDUMP_OK) {
+		kdump_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+/* Before a read that could make libkdumpfile's cache evict, a fresh context (see above). */
+static bool cache_guard(struct kdump *k)
+{
+	kdump_num_t misses;
+	kdump_ctx_t *ctx;
+
+	if (kdump_get_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
+		return false;	/* not knowing how full it is, do not read */
+	if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES)
+		return true;
+	ctx = reopen(k);
+	if (!ctx)
+		return false;
+	kdump_free(k->ctx);
+	k->ctx = ctx;
+	k->reopens++;
+	return true;
+}
 
 static void note_past(struct kdump *k, off_t offset)
 {
@@ -86,15 +138,33 @@ static ssize_t flat_pread(void *arg, int fd, void *buf, size_t count, off_t offs
 	return ret;
 }
 
+/* One kdump_read() of at most KMP_KDUMP_READ_MAX bytes; its status, what it read in *@done. */
+static kdump_status read_piece(struct kdump *k, uint64_t addr, void *buf, size_t len,
+			       size_t *done)
+{
+	*done = 0;
+	if (!cache_guard(k))
+		return KDUMP_ERR_BUSY;
+	*done = len;
+	return kdump_read(k->ctx, KDUMP_KVADDR, addr, buf, done);
+}
+
 static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 			   struct kmp_err *err)
 {
 	struct kdump *k = mem->priv;
-	size_t size = len;
-	kdump_status st;
+	size_t size = 0, piece;
+	kdump_status st = KDUMP_OK;
 
 	k->past = -1;	/* did this read run past the end of the file? */
-	st = kdump_read(k->ctx, KDUMP_KVADDR, addr, buf, &size);
+	while (size < len) {
+		size_t want = len - size < KMP_KDUMP_READ_MAX ? len - size : KMP_KDUMP_READ_MAX;
+
+		st = read_piece(k, addr + size, (unsigned char *)buf + size, want, &piece);
+		size += piece;
+		if (st != KDUMP_OK || piece != want)
+			break;
+	}
 	if (st == KDUMP_OK && size == len)
 		return true;
 	if (k->past >= 0 && k->flat && k->flat->truncated)
@@ -117,7 +187,9 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 			  st == KDUMP_ERR_EOF ? KMP_ERR_PAST_EOF : KMP_ERR_IO, addr + size,
 			  "cannot read 0x%llx from the dump: %s",
 			   (unsigned long long)(addr + size),
-			   st == KDUMP_OK ? "short read" : kdump_get_err(k->ctx));
+			   st == KDUMP_OK ? "short read" : st == KDUMP_ERR_BUSY ?
+			   "the dump could not be opened anew for a fresh libkdumpfile cache" :
+			   kdump_get_err(k->ctx));
 	return false;
 }
 
@@ -200,15 +272,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 		k->size = (off_t)flat->end;
 	else if (!fstat(fd, &stbuf))
 		k->size = stbuf.st_size;
-	/*
-	 * libkdumpfile's default page cache (1024 pages, ~12 MB), said
-	 * explicitly: with a small cache (64 pages, which kmempool used to
-	 * keep memory down) libkdumpfile 0.5.1 crashed in kdump_read()
-	 * (memcpy through a NULL cache buffer) while the scan read 64 KiB
-	 * chunks of a kdump-tools dump of Debian's kernel; replaying the
-	 * same 3,841 reads on libkdumpfile alone crashes with 64 pages and
-	 * not with 128 to 1024.
-	 */
+	/* The cache that cache_guard() never lets evict (KMP_KDUMP_CACHE_PAGES). */
 	kdump_set_number_attr(k->ctx, "cache.size", KMP_KDUMP_CACHE_PAGES);
 	/*
 	 * Every read through pread(), none through mmap(): a page of a
