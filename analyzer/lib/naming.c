@@ -100,10 +100,12 @@ static bool search_dir(const char *dir, const char *mod, char *out, size_t len, 
 
 	if (depth > 8 || !(d = opendir(dir)))
 		return false;
-	while (!found && (e = readdir(d)) && (*budget)-- > 0) {
+	/* Counted down to 0 and no further: a search below may have used it up. */
+	while (!found && *budget > 0 && (e = readdir(d))) {
 		char path[4096];
 		struct stat st;
 
+		(*budget)--;
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
@@ -120,6 +122,12 @@ static bool search_dir(const char *dir, const char *mod, char *out, size_t len, 
 	return found;
 }
 
+bool kmp_find_module_file(const char *dir, const char *mod, char *out, size_t len,
+			  size_t *budget)
+{
+	return search_dir(dir, mod, out, len, 0, budget);
+}
+
 static bool find_debug_file(struct kmp_naming *nm, const char *mod, char *out, size_t len)
 {
 	for (size_t i = 0; i < nm->npaths; i++) {
@@ -130,7 +138,7 @@ static bool find_debug_file(struct kmp_naming *nm, const char *mod, char *out, s
 		if (stat(nm->paths[i], &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			if (search_dir(nm->paths[i], mod, out, len, 0, &budget))
+			if (kmp_find_module_file(nm->paths[i], mod, out, len, &budget))
 				return true;
 			continue;
 		}

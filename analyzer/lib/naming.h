@@ -36,6 +36,14 @@ void kmp_naming_free(struct kmp_naming *nm);
  */
 void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n);
 
+/*
+ * Search @dir and the directories below it (8 deep) for the debug file of
+ * module @mod ("dm-crypt.ko", "dm_crypt.ko.debug" for dm_crypt) into @out.
+ * At most *@budget directory entries are read, counted down in *@budget.
+ */
+bool kmp_find_module_file(const char *dir, const char *mod, char *out, size_t len,
+			  size_t *budget);
+
 /* Name the pool at @addr into @out ("-" when nothing names it). */
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len);
 /* The same, for a pool known to lie in the object that starts at @obj (0: unknown). */

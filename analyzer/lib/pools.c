@@ -287,6 +287,51 @@ static bool bad_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 	return true;
 }
 
+static void read_counters(const struct kmp_layout *l, const unsigned char *buf,
+			  struct kmp_pool *p)
+{
+	p->min_nr = kmp_field_int(buf, &l->min_nr);
+	p->curr_nr = kmp_field_int(buf, &l->curr_nr);
+	p->low_nr = kmp_field_int(buf, &l->low_nr);
+}
+
+/* What the kernel keeps under the pool's lock (low_nr: the series'). */
+static bool counters_ok(const struct kmp_pool *p)
+{
+	return p->low_nr >= 0 && p->low_nr <= p->curr_nr && p->curr_nr <= p->min_nr;
+}
+
+/*
+ * Are @p's counters what the kernel keeps?  Live memory is read without
+ * the pool's lock: an allocation between the reads of curr_nr and low_nr
+ * breaks the rule for a moment, so the record is read again (three times
+ * at most) before the pool is called corrupt.  True: *@bad says whether
+ * the pool is left out (one note); false: @err is set (live: the pool
+ * left the list while it was read).
+ */
+static bool check_counters(struct pools_arg *a, uint64_t addr, struct kmp_pool *p,
+			   bool *bad, struct kmp_err *err)
+{
+	struct kmp_err why;
+
+	*bad = false;
+	for (int i = 0; a->mem->live && !counters_ok(p) && i < 3; i++) {
+		if (!kmp_read(a->mem, addr, a->again, a->l->pool_size, &why))
+			break;
+		read_counters(a->l, a->again, p);
+	}
+	if (counters_ok(p))
+		return true;
+	if (a->mem->live && !still_listed(a, addr, err))
+		return false;
+	note(a, "mempool at 0x%" PRIx64 " left out as corrupt: its counters break 0 <= low_nr "
+	     "<= curr_nr <= min_nr (min_nr %" PRId64 ", curr_nr %" PRId64 ", low_nr %" PRId64
+	     "; name %.64s)", addr, p->min_nr, p->curr_nr, p->low_nr, p->name);
+	a->st->skipped++;
+	*bad = true;
+	return true;
+}
+
 static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct pools_arg *a = arg;
@@ -296,7 +341,7 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	char *owner_s = NULL, why[128];
 	struct queue_arg q = { 0 };
 	struct kmp_err rerr;
-	bool sent;
+	bool sent, bad;
 	int ok;
 
 	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &rerr)) {
@@ -347,9 +392,12 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	}
 	p.type = kmp_type_name(l, kmp_field_int(a->buf, &l->type));
 	p.elem_size = kmp_field_uint(a->buf, &l->elem_size);
-	p.min_nr = kmp_field_int(a->buf, &l->min_nr);
-	p.curr_nr = kmp_field_int(a->buf, &l->curr_nr);
-	p.low_nr = kmp_field_int(a->buf, &l->low_nr);
+	read_counters(l, a->buf, &p);
+	if (!check_counters(a, addr, &p, &bad, err) || bad) {
+		free(p.name);
+		free(p.instance);
+		return bad;
+	}
 	p.nr_reserve = kmp_field_uint(a->buf, &l->nr_reserve);
 	p.nr_wait = kmp_field_uint(a->buf, &l->nr_wait);
 	p.v11 = l->nr_fail.ok && l->nr_empty.ok;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: print the pools a scan of memory found, sorted by address. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "pools.h"
 #include "report.h"
 #include "scanreport.h"
@@ -39,42 +41,86 @@ static int by_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* What the series keeps in the pool, when the kernel has it. */
-struct series_vals {
-	bool have;
-	int64_t low_nr;
-	uint64_t nr_reserve, nr_wait;
-	char name[KMP_NAME_MAX];
-};
-
 static uint64_t rd(const struct kmp_kernel *k, uint64_t addr, const struct kmp_field *f,
 		   bool *ok)
 {
 	uint64_t v = 0;
 	struct kmp_err e;
 
-	if (!kmp_read_uint(k->mem, addr + f->off, f->size, &v, &e))
+	if (*ok && !kmp_read_uint(k->mem, addr + f->off, f->size, &v, &e))
 		*ok = false;
 	return v;
 }
 
-static void series_read(const struct kmp_kernel *k, uint64_t pool, struct series_vals *sv)
+static void add_why(struct kmp_series_vals *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Another reason why a value is not shown, after those before it. */
+static void add_why(struct kmp_series_vals *sv, const char *fmt, ...)
+{
+	size_t n = strlen(sv->why);
+	va_list ap;
+
+	if (n)
+		n += (size_t)snprintf(sv->why + n, sizeof(sv->why) - n, "; ");
+	if (n >= sizeof(sv->why))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sv->why + n, sizeof(sv->why) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The series' counters of the pool @pi, if they are what the kernel keeps. */
+static void series_counters(const struct kmp_kernel *k, const struct kmp_poolinfo *pi,
+			    struct kmp_series_vals *sv)
 {
 	const struct kmp_layout *l = k->l;
 	struct kmp_err e;
-	uint64_t name;
-	bool ok = true;
+	bool ok;
 
-	memset(sv, 0, sizeof(*sv));
-	if (!l->series)
+	ok = kmp_read_int(k->mem, pi->addr + l->low_nr.off, l->low_nr.size, &sv->low_nr, &e);
+	sv->nr_reserve = rd(k, pi->addr, &l->nr_reserve, &ok);
+	sv->nr_wait = rd(k, pi->addr, &l->nr_wait, &ok);
+	if (!ok)
+		add_why(sv, "its counters cannot be read");
+	else if (sv->low_nr < 0 || sv->low_nr > pi->curr_nr)
+		add_why(sv, "its counters break 0 <= low_nr <= curr_nr (curr_nr %" PRId64
+			", low_nr %" PRId64 ")", pi->curr_nr, sv->low_nr);
+	else
+		sv->counters_ok = true;
+}
+
+/* The pool's name on mempool_list, if it reads and keeps the kernel's rule. */
+static void series_name(const struct kmp_kernel *k, const struct kmp_poolinfo *pi,
+			struct kmp_series_vals *sv)
+{
+	char why[128] = "cannot be read";
+	struct kmp_err e;
+	bool ok = true;
+	uint64_t name = rd(k, pi->addr, &k->l->name, &ok);
+
+	if (ok && name && kmp_read_string(k->mem, name, sv->name, sizeof(sv->name), &e) &&
+	    kmp_name_ok(sv->name, strlen(sv->name), why, sizeof(why))) {
+		sv->name_ok = true;
 		return;
-	sv->low_nr = (int32_t)rd(k, pool, &l->low_nr, &ok);
-	sv->nr_reserve = rd(k, pool, &l->nr_reserve, &ok);
-	sv->nr_wait = rd(k, pool, &l->nr_wait, &ok);
-	name = rd(k, pool, &l->name, &ok);
-	if (!ok || !name || !kmp_read_string(k->mem, name, sv->name, sizeof(sv->name), &e))
-		snprintf(sv->name, sizeof(sv->name), "?");
-	sv->have = ok;
+	}
+	add_why(sv, "its name on mempool_list %s", why);
+	snprintf(sv->name, sizeof(sv->name), "?");
+}
+
+void kmp_scan_series_read(const struct kmp_kernel *k, const struct kmp_poolinfo *pi,
+			  struct kmp_series_vals *sv)
+{
+	sv->have = k->l->series;
+	sv->counters_ok = sv->name_ok = false;
+	sv->low_nr = 0;
+	sv->nr_reserve = sv->nr_wait = 0;
+	sv->why[0] = '\0';
+	sv->name[0] = '\0';
+	if (!sv->have)
+		return;
+	series_counters(k, pi, sv);
+	series_name(k, pi, sv);
 }
 
 static const char *where_name(enum kmp_where w)
@@ -83,17 +129,31 @@ static const char *where_name(enum kmp_where w)
 	       w == KMP_IN_SLAB ? "slab" : "vmalloc";
 }
 
+/* "-" without the series, "?" for a value the kernel's rules reject. */
+static void series_col(char *buf, size_t len, const struct kmp_series_vals *sv, bool sign,
+		       uint64_t v)
+{
+	if (!sv->have)
+		snprintf(buf, len, "-");
+	else if (!sv->counters_ok)
+		snprintf(buf, len, "?");
+	else if (sign)
+		snprintf(buf, len, "%" PRId64, (int64_t)v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
 static void print_text(FILE *f, const struct kmp_found *x, const char *name, uint64_t waiting,
-		       bool wk, const struct series_vals *sv)
+		       bool wk, const struct kmp_series_vals *sv)
 {
 	const struct kmp_poolinfo *p = &x->pi;
 	char es[24], wt[24], lo[24], fr[24], wa[24];
 
 	snprintf(es, sizeof(es), p->have_elem_size ? "%" PRIu64 : "-", p->elem_size);
 	snprintf(wt, sizeof(wt), wk ? "%" PRIu64 : "?", waiting);
-	snprintf(lo, sizeof(lo), sv->have ? "%" PRId64 : "-", sv->low_nr);
-	snprintf(fr, sizeof(fr), sv->have ? "%" PRIu64 : "-", sv->nr_reserve);
-	snprintf(wa, sizeof(wa), sv->have ? "%" PRIu64 : "-", sv->nr_wait);
+	series_col(lo, sizeof(lo), sv, true, (uint64_t)sv->low_nr);
+	series_col(fr, sizeof(fr), sv, false, sv->nr_reserve);
+	series_col(wa, sizeof(wa), sv, false, sv->nr_wait);
 	fprintf(f, "0x%016" PRIx64 " %-7s %9s %6" PRId64 " %7" PRId64 " %6s %12s %8s %7s %-16s %s",
 		p->addr, p->type, es, p->min_nr, p->curr_nr, lo, fr, wa, wt,
 		p->owner[0] ? p->owner : "-", name);
@@ -103,7 +163,7 @@ static void print_text(FILE *f, const struct kmp_found *x, const char *name, uin
 }
 
 static void print_json(FILE *f, const struct kmp_found *x, const char *name, uint64_t waiting,
-		       bool wk, const struct series_vals *sv, bool first)
+		       bool wk, const struct kmp_series_vals *sv, bool first)
 {
 	const struct kmp_poolinfo *p = &x->pi;
 
@@ -116,7 +176,7 @@ static void print_json(FILE *f, const struct kmp_found *x, const char *name, uin
 	else
 		fputs(", \"elem_size\": null", f);
 	fprintf(f, ", \"min_nr\": %" PRId64 ", \"curr_nr\": %" PRId64, p->min_nr, p->curr_nr);
-	if (sv->have)
+	if (sv->have && sv->counters_ok)
 		fprintf(f, ", \"low_nr\": %" PRId64 ", \"from_reserve\": %" PRIu64 ", \"waits\": %"
 			PRIu64, sv->low_nr, sv->nr_reserve, sv->nr_wait);
 	else
@@ -133,75 +193,38 @@ static void print_json(FILE *f, const struct kmp_found *x, const char *name, uin
 	fputs(", \"alloc\": ", f);
 	kmp_json_string(f, p->alloc_name);
 	fprintf(f, ", \"found_in\": \"%s\"", where_name(x->where));
-	if (sv->have) {
+	if (sv->have && sv->name_ok) {
 		fputs(", \"list_name\": ", f);
 		kmp_json_string(f, sv->name);
 	}
 	fputc('}', f);
 }
 
-int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-		   struct kmp_naming *nm, const struct kmp_scanreport_opts *o,
-		   struct kmp_err *err)
+static void print_head(FILE *f, const struct kmp_kernel *k, const struct kmp_scanreport_opts *o)
 {
-	struct found_all all = { 0 };
-	struct kmp_scan_stats st;
-	uint64_t *addrs;
-	int rc;
-
-	rc = kmp_scan(k, sl, o->max_pfn, collect, &all, &st, err);
-	if (all.oom && rc == KMP_OK) {
-		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting pools");
-		rc = KMP_EPARTIAL;
-	}
-	qsort(all.v, all.n, sizeof(*all.v), by_addr);
-	addrs = malloc((all.n ? 2 * all.n : 1) * sizeof(*addrs));
-	if (addrs) {
-		size_t n = 0;
-
-		for (size_t i = 0; i < all.n; i++) {
-			addrs[n++] = all.v[i].pi.addr;
-			if (all.v[i].where == KMP_IN_VMALLOC && all.v[i].obj != all.v[i].pi.addr)
-				addrs[n++] = all.v[i].obj;
-		}
-		kmp_naming_prepare(nm, addrs, n);
-		free(addrs);
-	}
 	if (o->json) {
 		fputc('{', f);
 		o->json_kernel(f, o->json_kernel_arg);
 		fputs(", \"source\": \"scan\", \"pools\": [", f);
-	} else {
-		fputs("# kmempool scan - every mempool found in kernel memory by its shape, not the "
-		      "kernel's /proc/mempool\n", f);
-		if (!k->l->series)
-			fputs("# this kernel has no mempool_list: a pool is named after where it "
-			      "lives; statistics it does not keep are -\n", f);
-		fprintf(f, "# %-16s %-7s %9s %6s %7s %6s %12s %8s %7s %-16s %s\n", "address", "type",
-			"elem_size", "min_nr", "curr_nr", "low_nr", "from_reserve", "waits",
-			"waiting", "owner", "name");
+		return;
 	}
-	for (size_t i = 0; i < all.n; i++) {
-		char name[512];
-		uint64_t waiting = 0;
-		struct series_vals sv;
-		bool wk;
+	fputs("# kmempool scan - every mempool found in kernel memory by its shape, not the "
+	      "kernel's /proc/mempool\n", f);
+	if (!k->l->series)
+		fputs("# this kernel has no mempool_list: a pool is named after where it "
+		      "lives; statistics it does not keep are -\n", f);
+	fprintf(f, "# %-16s %-7s %9s %6s %7s %6s %12s %8s %7s %-16s %s\n", "address", "type",
+		"elem_size", "min_nr", "curr_nr", "low_nr", "from_reserve", "waits",
+		"waiting", "owner", "name");
+}
 
-		kmp_naming_pool_in(nm, all.v[i].pi.addr,
-				   all.v[i].where == KMP_IN_VMALLOC ? all.v[i].obj : 0, name,
-				   sizeof(name));
-		wk = kmp_wait_queue_length(k->mem, k->l, all.v[i].pi.addr, o->max_waiters,
-					   &waiting);
-		series_read(k, all.v[i].pi.addr, &sv);
-		if (o->json)
-			print_json(f, &all.v[i], name, waiting, wk, &sv, i == 0);
-		else
-			print_text(f, &all.v[i], name, waiting, wk, &sv);
-	}
+static void print_tail(FILE *f, const struct kmp_scanreport_opts *o, size_t n,
+		       const struct kmp_scan_stats *st, int rc, const struct kmp_err *err)
+{
 	if (o->json) {
 		fprintf(f, "\n], \"scanned_bytes\": %" PRIu64 ", \"slabs\": %" PRIu64
 			", \"candidates\": %" PRIu64 ", \"rejected\": %" PRIu64 ", \"complete\": %s",
-			st.bytes, st.slabs, st.candidates, st.rejected,
+			st->bytes, st->slabs, st->candidates, st->rejected,
 			rc == KMP_OK ? "true" : "false");
 		if (rc != KMP_OK) {
 			fputs(", \"reason\": ", f);
@@ -210,26 +233,117 @@ int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablay
 		fputs("}\n", f);
 	} else {
 		fprintf(f, "# %zu pools; %" PRIu64 " MiB scanned in kernel data, module data, "
-			"%" PRIu64 " vmalloc areas and %" PRIu64 " slabs\n", all.n, st.bytes >> 20,
-			st.vmalloc_areas, st.slabs);
+			"%" PRIu64 " vmalloc areas and %" PRIu64 " slabs\n", n, st->bytes >> 20,
+			st->vmalloc_areas, st->slabs);
 	}
+}
+
+static void print_stats(const struct kmp_scanreport_opts *o, const struct kmp_scan_stats *st)
+{
 	if (o->verbose) {
 		fprintf(stderr, "kmempool: scan: %" PRIu64 " bytes, %" PRIu64 " slabs (%" PRIu64
 			" pages), %" PRIu64 " shapes matched, %" PRIu64 " rejected by the full "
-			"check%s%s\n", st.bytes, st.slabs, st.slab_pages, st.candidates,
-			st.rejected, st.rejected ? ", the first: " : "", st.first_rejection);
+			"check%s%s\n", st->bytes, st->slabs, st->slab_pages, st->candidates,
+			st->rejected, st->rejected ? ", the first: " : "", st->first_rejection);
 		fprintf(stderr, "kmempool: scan: unreadable chunks: %" PRIu64 " kernel, %" PRIu64
 			" module, %" PRIu64 " slab (left out of the dump, or unmapped); %" PRIu64
 			" struct pages with no RAM behind them\n",
-			st.unreadable[KMP_IN_KERNEL], st.unreadable[KMP_IN_MODULE],
-			st.unreadable[KMP_IN_SLAB], st.vmemmap_holes);
+			st->unreadable[KMP_IN_KERNEL], st->unreadable[KMP_IN_MODULE],
+			st->unreadable[KMP_IN_SLAB], st->vmemmap_holes);
 	}
 	/* Kernel and module data a dump leaves out are zero pages: no pool can be there. */
-	if (!o->verbose && st.unreadable[KMP_IN_SLAB]) {
+	if (!o->verbose && st->unreadable[KMP_IN_SLAB]) {
 		fprintf(stderr, "kmempool: scan: warning: %" PRIu64 " slabs could not be read "
 			"(left out of the dump?); pools in them are missing from the list\n",
-			st.unreadable[KMP_IN_SLAB]);
+			st->unreadable[KMP_IN_SLAB]);
 	}
+}
+
+/* The globals that point at the pools (or at the vmalloc areas around them), in one pass. */
+static void prepare_names(struct kmp_naming *nm, const struct kmp_found *v, size_t n)
+{
+	uint64_t *addrs = malloc((n ? 2 * n : 1) * sizeof(*addrs));
+	size_t m = 0;
+
+	if (!addrs)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		addrs[m++] = v[i].pi.addr;
+		if (v[i].where == KMP_IN_VMALLOC && v[i].obj != v[i].pi.addr)
+			addrs[m++] = v[i].obj;
+	}
+	kmp_naming_prepare(nm, addrs, m);
+	free(addrs);
+}
+
+#define NOTES_SHOWN 16
+
+/* A pool whose series values are not shown: one note each (the first few). */
+static void note_bad(const struct kmp_found *x, const struct kmp_series_vals *sv, size_t nbad)
+{
+	if (nbad <= NOTES_SHOWN)
+		fprintf(stderr, "kmempool: scan: mempool at 0x%" PRIx64 ": %s (printed as ?)\n",
+			x->pi.addr, sv->why);
+	else if (nbad == NOTES_SHOWN + 1)
+		fprintf(stderr, "kmempool: scan: more mempools like these are not named here\n");
+}
+
+int kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming *nm,
+			 const struct kmp_scanreport_opts *o, const struct kmp_found *v, size_t n,
+			 const struct kmp_scan_stats *st, int rc, struct kmp_err *err)
+{
+	struct kmp_series_vals *sv = malloc(sizeof(*sv));
+	size_t nbad = 0;
+
+	if (!sv) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return KMP_EPARTIAL;
+	}
+	prepare_names(nm, v, n);
+	print_head(f, k, o);
+	for (size_t i = 0; i < n; i++) {
+		char name[512];
+		uint64_t waiting = 0;
+		bool wk;
+
+		kmp_naming_pool_in(nm, v[i].pi.addr, v[i].where == KMP_IN_VMALLOC ? v[i].obj : 0,
+				   name, sizeof(name));
+		wk = kmp_wait_queue_length(k->mem, k->l, v[i].pi.addr, o->max_waiters, &waiting);
+		kmp_scan_series_read(k, &v[i].pi, sv);
+		if (sv->have && (!sv->counters_ok || !sv->name_ok))
+			note_bad(&v[i], sv, ++nbad);
+		if (o->json)
+			print_json(f, &v[i], name, waiting, wk, sv, i == 0);
+		else
+			print_text(f, &v[i], name, waiting, wk, sv);
+	}
+	free(sv);
+	if (nbad && rc == KMP_OK) {
+		kmp_seterr(err, KMP_ERR_CORRUPT, "%zu mempool(s) whose counters or name on mempool_list "
+			   "break the kernel's rules (printed as ?, named above)", nbad);
+		rc = KMP_EPARTIAL;
+	}
+	print_tail(f, o, n, st, rc, err);
+	print_stats(o, st);
+	return rc;
+}
+
+int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		   struct kmp_naming *nm, const struct kmp_scanreport_opts *o,
+		   struct kmp_err *err)
+{
+	struct found_all all = { 0 };
+	struct kmp_scan_stats st;
+	int rc;
+
+	rc = kmp_scan(k, sl, o->max_pfn, collect, &all, &st, err);
+	if (all.oom && rc == KMP_OK) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting pools");
+		rc = KMP_EPARTIAL;
+	}
+	if (all.n > 1)	/* qsort()'s base may not be NULL, even for 0 elements */
+		qsort(all.v, all.n, sizeof(*all.v), by_addr);
+	rc = kmp_scanreport_print(f, k, nm, o, all.v, all.n, &st, rc, err);
 	free(all.v);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "naming.h"
+#include "pools.h"
 #include "scan.h"
 
 struct kmp_scanreport_opts {
@@ -15,7 +16,35 @@ struct kmp_scanreport_opts {
 	const void *json_kernel_arg;
 };
 
-/* Returns KMP_OK, KMP_EPARTIAL or KMP_EFORMAT with @err set. */
+/*
+ * What the series keeps in a pool the scan found (kernels with it): shown
+ * only when it keeps the kernel's rules, "?" (JSON null, no list_name)
+ * otherwise, with @why saying what is wrong.
+ */
+struct kmp_series_vals {
+	bool have;		/* the kernel has the series */
+	bool counters_ok;	/* read, and 0 <= low_nr <= curr_nr */
+	bool name_ok;		/* read, and a name by the kernel's rule */
+	int64_t low_nr;
+	uint64_t nr_reserve, nr_wait;
+	char why[256];
+	char name[KMP_NAME_MAX];
+};
+
+/* Read the series' values of the pool @pi into @sv. */
+void kmp_scan_series_read(const struct kmp_kernel *k, const struct kmp_poolinfo *pi,
+			  struct kmp_series_vals *sv);
+
+/*
+ * Print the @n pools at @v (sorted by address) that a scan found, @rc and
+ * @err its result; a pool whose series values break the kernel's rules
+ * makes a complete scan partial.  Returns KMP_OK or KMP_EPARTIAL.
+ */
+int kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming *nm,
+			 const struct kmp_scanreport_opts *o, const struct kmp_found *v, size_t n,
+			 const struct kmp_scan_stats *st, int rc, struct kmp_err *err);
+
+/* Scan, then print.  Returns KMP_OK, KMP_EPARTIAL or KMP_EFORMAT with @err set. */
 int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 		   struct kmp_naming *nm, const struct kmp_scanreport_opts *o,
 		   struct kmp_err *err);

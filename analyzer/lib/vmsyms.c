@@ -110,7 +110,8 @@ static struct kmp_varindex *build_index(struct kmp_vmlinux *v)
 								    (uint32_t)(ix->ngroups - 1) };
 		}
 	}
-	qsort(ix->objs, ix->nobjs, sizeof(*ix->objs), cmp_obj);
+	if (ix->nobjs > 1)	/* qsort()'s base may not be NULL, even for 0 elements */
+		qsort(ix->objs, ix->nobjs, sizeof(*ix->objs), cmp_obj);
 	return ix;
 fail:
 	kmp_vmlinux_varindex_free(ix);

@@ -264,6 +264,21 @@ if [ $rc = 0 ] && [ "$names" = "['pool-0', 'caf\xe9', 'caf\xe9', '\xa1\xff']" ] 
 else
 	bad "JSON of names with high bytes: exit $rc, $names"
 fi
+# Counters that break 0 <= low_nr <= curr_nr <= min_nr are not printed as fact.
+mk lownr --pools 3 --counters 1=5,5,-16777215 --skip 1
+expect_skip "low_nr -16777215" "$T/lownr" \
+	'counters break 0 <= low_nr <= curr_nr <= min_nr \(min_nr 5, curr_nr 5, low_nr -16777215; name pool-1\)'
+mk currmin --pools 3 --counters 2=4,9,1 --skip 2
+expect_skip "curr_nr 9 above min_nr 4" "$T/currmin" 'counters break .*curr_nr 9'
+mk lowcurr --pools 3 --counters 0=4,2,3 --skip 0
+expect_skip "low_nr 3 above curr_nr 2" "$T/lowcurr" 'counters break .*low_nr 3'
+run "$T/lownr" -f json
+kind=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["complete"], d.get("reason_kind"), [p["name"] for p in d["pools"]])' "$T/out" 2>&1)
+if [ $rc = 5 ] && [ "$kind" = "False corrupt ['pool-0', 'pool-2']" ] && clean_err; then
+	ok "JSON with low_nr -16777215: that pool left out, complete false, corrupt, exit 5"
+else
+	bad "JSON with low_nr -16777215: exit $rc, $kind"
+fi
 mk huge --pools 3 --name-len 1=70000 --skip 1
 expect_skip "a 70000-byte name (beyond the 64 KiB bound)" "$T/huge" 'no NUL within 65536'
 mk long --pools 3 --name-len 1=300

@@ -15,6 +15,8 @@
  *	--name-len I=N		name of pool I: N times 'n'
  *	--owner I=TEXT		owner of pool I (default none: "-")
  *	--waiters I=N		N tasks waiting on pool I
+ *	--counters I=MIN,CURR,LOW  min_nr, curr_nr and low_nr of pool I (default
+ *				4 + I % 7, the same or 0 with waiters, I % 3 at most curr_nr)
  *	--skip I		pool I is corrupt: left out of OUT.expected
  *	--vi KEY=VALUE		set a VMCOREINFO line (replaces the default)
  *	--vi KEY		drop a VMCOREINFO line
@@ -99,6 +101,8 @@ struct pool_spec {
 	char *owner;
 	int waiters;
 	int skip;
+	bool counters;		/* --counters given: */
+	long long min_nr, curr_nr, low_nr;
 };
 
 static struct pool_spec P[MAX_POOLS];
@@ -129,6 +133,16 @@ static int pool_index(const char *arg, const char **rest, int npools)
 		die("bad pool index (give --pools first)");
 	*rest = *end ? end + 1 : end;
 	return (int)i;
+}
+
+/* Counters that keep 0 <= low_nr <= curr_nr <= min_nr, unless --counters said otherwise. */
+static void default_counters(struct pool_spec *p, int i)
+{
+	if (p->counters)
+		return;
+	p->min_nr = 4 + i % 7;
+	p->curr_nr = p->waiters ? 0 : p->min_nr;
+	p->low_nr = i % 3 < p->curr_nr ? i % 3 : p->curr_nr;
 }
 
 static char *from_hex(const char *h, size_t *len)
@@ -229,6 +243,11 @@ int main(int argc, char **argv)
 			} else if (!strcmp(o, "--waiters")) {
 				P[i].waiters = atoi(rest);
 				ntasks += P[i].waiters;
+			} else if (!strcmp(o, "--counters")) {
+				if (sscanf(rest, "%lld,%lld,%lld", &P[i].min_nr, &P[i].curr_nr,
+					   &P[i].low_nr) != 3)
+					die("bad --counters");
+				P[i].counters = true;
 			} else if (!strcmp(o, "--skip")) {
 				P[i].skip = 1;
 			} else {
@@ -236,6 +255,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	for (int i = 0; i < npools; i++)
+		default_counters(&P[i], i);
 	{
 		char k[32];
 
@@ -304,9 +325,9 @@ int main(int argc, char **argv)
 		}
 		putf(p, &L.type, (uint64_t)i % 4);
 		putf(p, &L.elem_size, 64 + (uint64_t)i);
-		putf(p, &L.min_nr, 4 + (uint64_t)i % 7);
-		putf(p, &L.curr_nr, P[i].waiters ? 0 : 4 + (uint64_t)i % 7);
-		putf(p, &L.low_nr, (uint64_t)i % 3);
+		putf(p, &L.min_nr, (uint64_t)P[i].min_nr);
+		putf(p, &L.curr_nr, (uint64_t)P[i].curr_nr);
+		putf(p, &L.low_nr, (uint64_t)P[i].low_nr);
 		putf(p, &L.nr_reserve, (uint64_t)i * 3 + 1);
 		putf(p, &L.nr_wait, (uint64_t)i + 2);
 		/* Wait queue: the head, then this pool's waiters. */
@@ -395,9 +416,9 @@ int main(int argc, char **argv)
 		q.name = P[i].name;
 		q.type = kmp_type_name(&L, i % 4);
 		q.elem_size = 64 + (uint64_t)i;
-		q.min_nr = 4 + i % 7;
-		q.curr_nr = P[i].waiters ? 0 : 4 + i % 7;
-		q.low_nr = i % 3;
+		q.min_nr = P[i].min_nr;
+		q.curr_nr = P[i].curr_nr;
+		q.low_nr = P[i].low_nr;
 		q.nr_reserve = (uint64_t)i * 3 + 1;
 		q.nr_wait = (uint64_t)i + 2;
 		q.waiting = (uint64_t)P[i].waiters;

@@ -383,7 +383,7 @@ static void test_one(void)
 	put(pool_bytes(&f, 0), &L.elem_size, 1096);
 	put(pool_bytes(&f, 0), &L.min_nr, 1024);
 	put(pool_bytes(&f, 0), &L.curr_nr, 1000);
-	put(pool_bytes(&f, 0), &L.low_nr, (uint64_t)-1 & 0xffffffff);	/* -1 */
+	put(pool_bytes(&f, 0), &L.low_nr, 900);
 	put(pool_bytes(&f, 0), &L.nr_reserve, 77);
 	put(pool_bytes(&f, 0), &L.nr_wait, 5);
 	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
@@ -397,14 +397,14 @@ static void test_one(void)
 		CHECK(!strcmp(q->type, "kmalloc"), "type %s", q->type);
 		CHECK(q->elem_size == 1096 && q->min_nr == 1024 && q->curr_nr == 1000,
 		      "sizes");
-		CHECK(q->low_nr == -1, "low_nr %" PRId64 " (sign extension)", q->low_nr);
+		CHECK(q->low_nr == 900, "low_nr %" PRId64, q->low_nr);
 		CHECK(q->nr_reserve == 77 && q->nr_wait == 5 && q->waiting == 0, "stats");
 		CHECK(!q->v11, "a 1.0 kernel's pool read as 1.1");
 		mf = open_memstream(&text, &len);
 		kmp_report_pool(mf, q);
 		fclose(mf);
 		CHECK(!strcmp(text, "dm-crypt_req             kmalloc      1096   1024    1000"
-			      "     -1           77        5       0 dm_crypt\n"),
+			      "    900           77        5       0 dm_crypt\n"),
 		      "line: [%s]", text);
 		free(text);
 		mf = open_memstream(&text, &len);
@@ -413,7 +413,7 @@ static void test_one(void)
 		CHECK(!strcmp(text, "{\"address\": \"0xffff888004000000\", "
 			      "\"name\": \"dm-crypt_req\", \"type\": \"kmalloc\", "
 			      "\"elem_size\": 1096, \"min_nr\": 1024, \"curr_nr\": 1000, "
-			      "\"low_nr\": -1, \"from_reserve\": 77, \"waits\": 5, "
+			      "\"low_nr\": 900, \"from_reserve\": 77, \"waits\": 5, "
 			      "\"waiting\": 0, \"owner\": \"dm_crypt\"}"),
 		      "json: [%s]", text);
 		free(text);
@@ -448,7 +448,7 @@ static void test_one(void)
 			      "# name                   type    elem_size min_nr curr_nr low_nr "
 			      "from_reserve    waits waiting owner failed emptied\n"
 			      "dm-crypt_req             kmalloc      1096   1024    1000"
-			      "     -1           77        5       0 dm_crypt 3 4294967294\n"),
+			      "    900           77        5       0 dm_crypt 3 4294967294\n"),
 		      "1.1 report: [%s]", text);
 		free(text);
 		mf = open_memstream(&text, &len);
@@ -849,6 +849,85 @@ static void test_names(void)
 	end();
 }
 
+/* Live memory in which pool 1's record shows low_nr 9 (above curr_nr) on its first @left reads. */
+struct torn {
+	struct fake *f;
+	int left;
+};
+
+static bool torn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		      struct kmp_err *err)
+{
+	struct torn *t = mem->priv;
+
+	if (!t->f->mem.ops->read(&t->f->mem, addr, buf, len, err))
+		return false;
+	if (addr == pool_addr(1) && len >= L.pool_size && t->left > 0) {
+		t->left--;
+		put(buf, &L.low_nr, 9);
+	}
+	return true;
+}
+
+static void test_counters(void)
+{
+	static const struct {
+		int64_t min, curr, low;
+		const char *why;
+	} bad[] = {
+		{ 5, 5, -16777215, "(min_nr 5, curr_nr 5, low_nr -16777215; name pool-1)" },
+		{ 5, 5, -1, "low_nr -1;" },
+		{ 4, 9, 1, "curr_nr 9," },
+		{ 4, 2, 3, "low_nr 3;" },
+		{ -2, -3, -4, "min_nr -2," },
+	};
+	static const struct kmp_mem_ops ops = { torn_read, NULL };
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+
+	begin("counters that break 0 <= low_nr <= curr_nr <= min_nr: that pool left out as corrupt");
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		fake_init(&f, 3);
+		put(pool_bytes(&f, 1), &L.min_nr, (uint64_t)bad[k].min);
+		put(pool_bytes(&f, 1), &L.curr_nr, (uint64_t)bad[k].curr);
+		put(pool_bytes(&f, 1), &L.low_nr, (uint64_t)bad[k].low);
+		CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT,
+		      "case %zu: not partial, corrupt: %s", k, err.msg);
+		CHECK(p.n == 2 && !strcmp(p.v[0].name, "pool-0") && !strcmp(p.v[1].name, "pool-2"),
+		      "case %zu: %zu pools", k, p.n);
+		CHECK(nnotes == 1 && strstr(notes, "left out as corrupt: its counters break") &&
+		      strstr(notes, bad[k].why), "case %zu: notes: %s", k, notes);
+		kmp_pools_free(&p);
+		fake_free(&f);
+	}
+	end();
+
+	begin("live: counters read in the middle of an update are read again, not called corrupt");
+	for (int left = 1; left <= 4; left++) {
+		struct torn t = { &f, left == 4 ? 1000 : left };
+		struct kmp_mem mem = { &ops, &t, true };
+		int rc;
+
+		fake_init(&f, 3);
+		memset(&p, 0, sizeof(p));
+		p.note = note_capture;
+		notes[0] = '\0';
+		nnotes = 0;
+		rc = kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err);
+		if (left <= 3)
+			CHECK(rc == KMP_OK && p.n == 3 && p.v[1].low_nr == 5 && !nnotes,
+			      "torn %d times: rc %d, %zu pools, notes %s", left, rc, p.n, notes);
+		else
+			CHECK(rc == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT && p.n == 2 &&
+			      nnotes == 1, "torn %d times: rc %d, %zu pools, notes %s", left, rc,
+			      p.n, notes);
+		kmp_pools_free(&p);
+		fake_free(&f);
+	}
+	end();
+}
+
 static void test_version(void)
 {
 	struct fake f;
@@ -926,6 +1005,7 @@ static void test_waiters(void)
 		prev = node;
 	}
 	put(pool_bytes(&f, 1), &L.curr_nr, 0);
+	put(pool_bytes(&f, 1), &L.low_nr, 0);
 	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
 	CHECK(p.n == 3 && p.v[1].waiting == 3 && p.v[0].waiting == 0 && p.v[2].waiting == 0,
 	      "waiting counts");
@@ -1448,6 +1528,7 @@ int main(int argc, char **argv)
 	test_format12();
 	test_waiters();
 	test_live();
+	test_counters();
 	test_json_escape();
 	test_states();
 	test_panic(argv[1]);

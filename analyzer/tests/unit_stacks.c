@@ -12,12 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "memimg.h"
 #include "poolcheck.h"
+#include "scanreport.h"
 #include "stackreport.h"
 #include "stackwait.h"
 #include "vmlinux.h"
+#include "vmsyms.h"
 
 static int passed, failed, test_failed;
 static const char *test_name;
@@ -70,6 +74,7 @@ static void end(void)
 #define POOL_STRIDE	0x200ULL
 #define ELEMS		0xffff888031000000ULL
 #define OTHERQ		0xffff888032000000ULL	/* a wait queue head of no pool */
+#define NAMES		0xffff888033000000ULL	/* the series' names of pools */
 
 #define NTASKS		10
 /* Task i's signal_struct (threads_by_signal): in the unused half of its slot. */
@@ -531,6 +536,190 @@ static void test_live_retry(void)
 	end();
 }
 
+/* kmp_scanreport_print() of @n found pools into a string (free it); its status in *@rc. */
+static char *scan_print(struct world *w, struct kmp_naming *nm, bool json,
+			const struct kmp_found *v, size_t n, int *rc, struct kmp_err *err)
+{
+	struct kmp_scanreport_opts o = { .json = json, .max_waiters = 100,
+					 .json_kernel = json_kernel_none };
+	struct kmp_scan_stats st = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	*rc = kmp_scanreport_print(f, &w->k, nm, &o, v, n, &st, KMP_OK, err);
+	fclose(f);
+	return text;
+}
+
+static void test_scan_series(void)
+{
+	struct kmp_series_vals *sv = malloc(sizeof(*sv));
+	struct kmp_found x = { .pi = { .addr = pool_addr(1), .type = "kmalloc", .min_nr = 3,
+				       .curr_nr = 3, .alloc_name = "kmalloc" },
+			       .where = KMP_IN_KERNEL };
+	struct kmp_err err = { 0 };
+	struct kmp_naming *nm;
+	unsigned char *names, *p;
+	struct world w;
+	char *text;
+	int rc;
+
+	begin("scan with the series: low_nr and the list's name shown only when they keep the "
+	      "kernel's rules");
+	world_init(&w);
+	p = pool_bytes(&w, 1);
+	names = memimg_add(&w.img, NAMES, 0x100);
+	strcpy((char *)names, "pool-one");
+	strcpy((char *)names + 0x40, "bad\nname");
+	strcpy((char *)names + 0x80, "caf\xc3\xa9");
+	putf(p, &L.name, NAMES);
+	putf(p, &L.low_nr, 2);
+	putf(p, &L.nr_reserve, 7);
+	putf(p, &L.nr_wait, 1);
+	CHECK(L.series && sv, "the test object has no series fields");
+	kmp_scan_series_read(&w.k, &x.pi, sv);
+	CHECK(sv->have && sv->counters_ok && sv->name_ok && sv->low_nr == 2 &&
+	      sv->nr_reserve == 7 && !strcmp(sv->name, "pool-one") && !sv->why[0],
+	      "good pool: %s", sv->why);
+	putf(p, &L.low_nr, (uint64_t)-16777215);
+	kmp_scan_series_read(&w.k, &x.pi, sv);
+	CHECK(!sv->counters_ok && sv->name_ok && sv->low_nr == -16777215 &&
+	      strstr(sv->why, "low_nr -16777215"), "low_nr -16777215 (a 4-byte int): %" PRId64
+	      ", %s", sv->low_nr, sv->why);
+	putf(p, &L.low_nr, 4);
+	kmp_scan_series_read(&w.k, &x.pi, sv);
+	CHECK(!sv->counters_ok && strstr(sv->why, "curr_nr 3, low_nr 4"), "low_nr > curr_nr: %s",
+	      sv->why);
+	putf(p, &L.low_nr, 2);
+	putf(p, &L.name, NAMES + 0x40);
+	kmp_scan_series_read(&w.k, &x.pi, sv);
+	CHECK(sv->counters_ok && !sv->name_ok && !strcmp(sv->name, "?") &&
+	      strstr(sv->why, "name on mempool_list has byte 0x0a"), "name with \\n: %s", sv->why);
+	putf(p, &L.name, 0);
+	kmp_scan_series_read(&w.k, &x.pi, sv);
+	CHECK(!sv->name_ok && strstr(sv->why, "cannot be read"), "NULL name: %s", sv->why);
+	putf(p, &L.name, NAMES + 0x80);
+	kmp_scan_series_read(&w.k, &x.pi, sv);
+	CHECK(sv->name_ok && !strcmp(sv->name, "caf\xc3\xa9"), "UTF-8 name: %s", sv->why);
+
+	/* Printed: "?" and null, never the value; the scan is partial. */
+	putf(p, &L.name, NAMES);
+	putf(p, &L.low_nr, (uint64_t)-16777215);
+	nm = kmp_naming_new(&w.k, &w.sl, NULL, 0, NULL);
+	text = scan_print(&w, nm, false, &x, 1, &rc, &err);
+	CHECK(rc == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT, "text: rc %d, %s", rc, err.msg);
+	CHECK(text && strstr(text, "      3      ?            ?        ?       0 ") &&
+	      strstr(text, "(list: pool-one)") && !strstr(text, "16777215"), "text: %s", text);
+	free(text);
+	text = scan_print(&w, nm, true, &x, 1, &rc, &err);
+	CHECK(rc == KMP_EPARTIAL && text &&
+	      strstr(text, "\"low_nr\": null, \"from_reserve\": null, \"waits\": null") &&
+	      strstr(text, "\"list_name\": \"pool-one\"") && strstr(text, "\"complete\": false"),
+	      "json: %s", text);
+	free(text);
+	putf(p, &L.low_nr, 2);
+	putf(p, &L.name, NAMES + 0x40);
+	text = scan_print(&w, nm, true, &x, 1, &rc, &err);
+	CHECK(rc == KMP_EPARTIAL && text && !strstr(text, "list_name") &&
+	      strstr(text, "\"low_nr\": 2,"), "json, bad name: %s", text);
+	free(text);
+	putf(p, &L.name, NAMES);
+	text = scan_print(&w, nm, false, &x, 1, &rc, &err);
+	CHECK(rc == KMP_OK && text && strstr(text, "      3      2            7        1       0 "),
+	      "good pool: rc %d, %s", rc, text);
+	free(text);
+	end();
+
+	begin("scan of a kernel in which no pool is found: the report says 0 pools");
+	{
+		struct kmp_scanreport_opts o = { .max_waiters = 100, .max_pfn = 1 << 20,
+						 .json_kernel = json_kernel_none };
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		rc = kmp_scanreport(f, &w.k, &w.sl, nm, &o, &err);
+		fclose(f);
+		CHECK(rc == KMP_EPARTIAL && strstr(text, "# 0 pools"), "rc %d: %s", rc, text);
+		free(text);
+	}
+	end();
+	kmp_naming_free(nm);
+	memimg_free(&w.img);
+	free(sv);
+}
+
+/* A vmlinux whose symbol table has no local objects (the test object's two removed). */
+static void test_no_local_objects(const char *vmlinux)
+{
+	char path[] = "/tmp/kmp-noloc.XXXXXX", cmd[4200];
+	struct kmp_varindex *ix = NULL;
+	struct kmp_vmlinux v;
+	struct kmp_err err;
+	Dwarf_Die type;
+	int fd = mkstemp(path);
+
+	begin("variable types: a vmlinux without local objects gives none (no qsort of NULL)");
+	snprintf(cmd, sizeof(cmd), "objcopy -N fake_rb -N _DYNAMIC '%s' '%s'", vmlinux, path);
+	CHECK(fd >= 0 && !system(cmd), "objcopy failed");
+	if (fd >= 0 && kmp_vmlinux_open(&v, path, &err)) {
+		CHECK(!kmp_vmlinux_variable_type(&v, &ix, "fake_rb", 0x4180, &type),
+		      "a type without an index");
+		kmp_vmlinux_varindex_free(ix);
+		kmp_vmlinux_close(&v);
+	} else {
+		CHECK(0, "cannot open the copy: %s", err.msg);
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	end();
+}
+
+/* Touch @dir/@name. */
+static bool touch(const char *dir, const char *name)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	return f && !fclose(f);
+}
+
+static void test_module_search(void)
+{
+	char root[] = "/tmp/kmp-mods.XXXXXX", sub[4200], out[4200], cmd[4300];
+	size_t budget;
+
+	begin("module debug files: the directory search reads at most its budget of entries");
+	CHECK(mkdtemp(root), "mkdtemp");
+	for (int d = 0; d < 2; d++) {
+		snprintf(sub, sizeof(sub), "%s/%c", root, 'a' + d);
+		CHECK(!mkdir(sub, 0700), "mkdir %s", sub);
+		for (int i = 0; i < 20; i++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "other%d.ko", i);
+			CHECK(touch(sub, name), "file %s/%s", sub, name);
+		}
+	}
+	CHECK(touch(sub, "dm-crypt.ko.debug"), "the module's file");
+	budget = 1000;
+	CHECK(kmp_find_module_file(root, "dm_crypt", out, sizeof(out), &budget) &&
+	      strstr(out, "/b/dm-crypt.ko.debug") && budget < 1000, "found: %s", out);
+	/* Used up inside a directory: the search above it stops too (no wrap to SIZE_MAX). */
+	for (size_t b = 1; b < 40; b++) {
+		budget = b;
+		CHECK(!kmp_find_module_file(root, "no_such_mod", out, sizeof(out), &budget) &&
+		      budget == 0, "budget %zu: %zu left after the search", b, budget);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(!system(cmd), "rm");
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	struct kmp_vmlinux *v = &V;
@@ -572,6 +761,9 @@ int main(int argc, char **argv)
 	test_poolcheck();
 	test_loops();
 	test_live_retry();
+	test_scan_series();
+	test_no_local_objects(argv[1]);
+	test_module_search();
 	kmp_vmlinux_close(v);
 	printf("unit-stacks: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
