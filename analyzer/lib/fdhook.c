@@ -1,48 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: pread() for registered descriptors only; see fdhook.h. */
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fdhook.h"
 
-#define KMP_FDHOOK_SLOTS 4
-
-static struct {
+struct slot {
 	int fd;			/* the descriptor + 1; 0: a free slot */
 	kmp_fdhook_fn fn;
 	void *arg;
-} hooks[KMP_FDHOOK_SLOTS];
+	unsigned long hits;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct slot hooks[KMP_FDHOOK_SLOTS];
 
 ssize_t kmp_real_pread(int fd, void *buf, size_t count, off_t offset)
 {
 	return syscall(SYS_pread64, fd, buf, count, offset);
 }
 
+/* The slot of @fd, or NULL; under the lock. */
+static struct slot *find(int fd)
+{
+	for (size_t i = 0; fd >= 0 && i < KMP_FDHOOK_SLOTS; i++)
+		if (hooks[i].fd == fd + 1)
+			return &hooks[i];
+	return NULL;
+}
+
+/* A slot for @fd: its own, else a free one, else NULL; under the lock. */
+static struct slot *take(int fd)
+{
+	struct slot *s = find(fd);
+
+	for (size_t i = 0; !s && i < KMP_FDHOOK_SLOTS; i++)
+		if (!hooks[i].fd)
+			s = &hooks[i];
+	return s;
+}
+
 bool kmp_fdhook_register(int fd, kmp_fdhook_fn fn, void *arg)
 {
+	struct slot *s;
+
 	if (fd < 0 || !fn)
 		return false;
-	for (size_t i = 0; i < KMP_FDHOOK_SLOTS; i++) {
-		if (hooks[i].fd == 0 || hooks[i].fd == fd + 1) {
-			hooks[i].fd = fd + 1;
-			hooks[i].fn = fn;
-			hooks[i].arg = arg;
-			return true;
-		}
-	}
-	return false;
+	pthread_mutex_lock(&lock);
+	s = take(fd);
+	if (s)
+		*s = (struct slot){ fd + 1, fn, arg, 0 };
+	pthread_mutex_unlock(&lock);
+	return s;
 }
 
 void kmp_fdhook_unregister(int fd)
 {
-	for (size_t i = 0; i < KMP_FDHOOK_SLOTS; i++) {
-		if (hooks[i].fd == fd + 1) {
-			hooks[i].fd = 0;
-			hooks[i].fn = NULL;
-			hooks[i].arg = NULL;
-		}
-	}
+	struct slot *s;
+
+	pthread_mutex_lock(&lock);
+	s = find(fd);
+	if (s)
+		*s = (struct slot){ 0, NULL, NULL, 0 };
+	pthread_mutex_unlock(&lock);
+}
+
+unsigned long kmp_fdhook_hits(int fd)
+{
+	unsigned long hits;
+	struct slot *s;
+
+	pthread_mutex_lock(&lock);
+	s = find(fd);
+	hits = s ? s->hits : 0;
+	pthread_mutex_unlock(&lock);
+	return hits;
 }
 
 /*
@@ -51,9 +85,19 @@ void kmp_fdhook_unregister(int fd)
  */
 ssize_t pread(int fd, void *buf, size_t count, off_t offset)
 {
-	for (size_t i = 0; fd >= 0 && i < KMP_FDHOOK_SLOTS; i++) {
-		if (hooks[i].fd == fd + 1)
-			return hooks[i].fn(hooks[i].arg, fd, buf, count, offset);
+	kmp_fdhook_fn fn = NULL;
+	void *arg = NULL;
+	struct slot *s;
+
+	pthread_mutex_lock(&lock);
+	s = find(fd);
+	if (s) {
+		s->hits++;
+		fn = s->fn;
+		arg = s->arg;
 	}
+	pthread_mutex_unlock(&lock);
+	if (fn)
+		return fn(arg, fd, buf, count, offset);
 	return kmp_real_pread(fd, buf, count, offset);
 }

@@ -233,6 +233,23 @@ static int check_flat_elf(const struct kmp_core *core, int fd, struct kmp_err *e
 	return kmp_elf_check(fd, core->path, false, &ec, err);
 }
 
+/*
+ * libkdumpfile must have read the dump through the hook while it opened
+ * it (reads after @before): one that reads another way (mmap(), another
+ * call or descriptor) would bypass every check of truncation and read a
+ * flattened file raw, silently.
+ */
+static bool reads_seen(const struct kmp_core *core, int fd, unsigned long before,
+		       struct kmp_err *err)
+{
+	if (kmp_fdhook_hits(fd) > before)
+		return true;
+	kmp_seterr(err, KMP_ERR_IO, "libkdumpfile opened %s without one read through pread(): "
+		   "kmempool cannot check its reads (truncation, flattened dumps), so it does not "
+		   "use a libkdumpfile that reads another way", core->path);
+	return false;
+}
+
 /* Why a step failed when it read past the end: the end of what. */
 static const char *past_what(const struct kdump *k)
 {
@@ -251,6 +268,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 	const char *fmt = NULL;
 	struct stat stbuf;
 	kdump_num_t policy;
+	unsigned long hits;
 	kdump_status st;
 	char *raw = NULL;
 
@@ -291,6 +309,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 	}
 	if (flat && check_flat_elf(core, fd, err) != KMP_OK)
 		goto fail;
+	hits = kmp_fdhook_hits(fd);
 	st = kdump_open_fd(k->ctx, fd);
 	if (st != KDUMP_OK && k->past >= 0) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s is not a kernel dump libkdumpfile can read: %s (reads went "
@@ -304,6 +323,8 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 			   flat ? " (after reassembling the flattened records)" : "");
 		goto fail;
 	}
+	if (!reads_seen(core, fd, hits, err))
+		goto fail;
 	if (kdump_get_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, &policy) != KDUMP_OK ||
 	    policy != KDUMP_MMAP_NEVER) {
 		kmp_seterr(err, KMP_ERR_DUMP, "libkdumpfile did not keep the read(2) policy for %s", core->path);

@@ -6,10 +6,10 @@
 # the report on stdout (exactly the expected one, or a prefix of it) and
 # stderr (the words that say why, no sanitizer report, never a signal).
 #
-#   crafted.sh KMEMPOOL MKCORE FAKE_VMLINUX
+#   crafted.sh KMEMPOOL MKCORE FAKE_VMLINUX [KDUMP_BYPASS_SO]
 set -u
 export LSAN_OPTIONS="print_suppressions=0:suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-KMP=$1 MKCORE=$2 FAKE=$3
+KMP=$1 MKCORE=$2 FAKE=$3 BYPASS=${4:-}
 T=$(mktemp -d /tmp/kmp-crafted.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
@@ -219,6 +219,21 @@ fi
 timeout 60 "$KMP" -c "$T/good" -s "$FAKE" -f json > /dev/full 2> "$T/err"
 rc=$?
 if [ $rc = 8 ] && clean_err; then ok "JSON to a full disk: exit 8"; else bad "JSON to a full disk: exit $rc"; fi
+
+# A libkdumpfile that reads the dump past kmempool's pread() hook (here: a
+# duplicate descriptor, through tests/kdump_bypass.c) is refused, loudly.
+if [ -n "$BYPASS" ]; then
+	LD_PRELOAD=$BYPASS ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+		timeout 60 "$KMP" -c "$T/good" -s "$FAKE" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && [ ! -s "$T/out" ] &&
+	   grep -q "^kmempool: libkdumpfile opened .*/good without one read through pread()" "$T/err" &&
+	   clean_err; then
+		ok "libkdumpfile reading past the pread() hook: refused, exit 2 ($(cut -c1-90 "$T/err"))"
+	else
+		bad "libkdumpfile reading past the pread() hook: exit $rc (want 2)"
+	fi
+fi
 
 # --- names that break the kernel's rule -----------------------------------
 # expect_skip NAME CORE WHY: exit 5, stdout = the expected report (without

@@ -451,6 +451,40 @@ static void test_hook(void)
 	end();
 }
 
+static void test_hook_hits(void)
+{
+	static const char fill = 'y';
+	int fds[KMP_FDHOOK_SLOTS + 1];
+	char buf[8];
+
+	begin("fdhook: the reads each hook served are counted; the table holds KMP_FDHOOK_SLOTS");
+	for (int i = 0; i <= KMP_FDHOOK_SLOTS; i++)
+		if ((fds[i] = memfd_create("hits", 0)) < 0 || write(fds[i], "abcdefgh", 8) != 8)
+			abort();
+	CHECK(kmp_fdhook_hits(fds[0]) == 0, "hits of a descriptor without a hook");
+	CHECK(kmp_fdhook_register(fds[0], fake_read, (void *)&fill), "register");
+	CHECK(kmp_fdhook_hits(fds[0]) == 0, "hits right after registering");
+	for (int i = 0; i < 3; i++)
+		CHECK(pread(fds[0], buf, 4, 0) == 4, "hooked read");
+	/* Reads that bypass the hook are not counted: the bypass is what the count shows. */
+	CHECK(lseek(fds[0], 0, SEEK_SET) == 0 && read(fds[0], buf, 4) == 4 &&
+	      kmp_real_pread(fds[0], buf, 4, 0) == 4 &&
+	      pread(fds[1], buf, 4, 0) == 4, "reads past the hook");
+	CHECK(kmp_fdhook_hits(fds[0]) == 3, "%lu hits, want 3", kmp_fdhook_hits(fds[0]));
+	CHECK(kmp_fdhook_register(fds[0], fake_read, (void *)&fill) &&
+	      kmp_fdhook_hits(fds[0]) == 0, "registering again starts the count again");
+	for (int i = 1; i < KMP_FDHOOK_SLOTS; i++)
+		CHECK(kmp_fdhook_register(fds[i], fake_read, (void *)&fill), "slot %d", i);
+	CHECK(!kmp_fdhook_register(fds[KMP_FDHOOK_SLOTS], fake_read, (void *)&fill),
+	      "a slot beyond the table");
+	for (int i = 0; i <= KMP_FDHOOK_SLOTS; i++) {
+		kmp_fdhook_unregister(fds[i]);
+		CHECK(kmp_fdhook_hits(fds[i]) == 0, "hits after unregister");
+		close(fds[i]);
+	}
+	end();
+}
+
 int main(void)
 {
 	test_good();
@@ -458,6 +492,7 @@ int main(void)
 	test_bad();
 	test_truncated();
 	test_hook();
+	test_hook_hits();
 	printf("unit-flat: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
