@@ -151,8 +151,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k.stext = TEXT;
 	k.etext = TEXT + 0x100000;
 	k.init_task = BASE;
-	k.mempool_alloc = MEMPOOL_ALLOC;
-	k.mempool_alloc_end = MEMPOOL_ALLOC + 0x400;
+	k.waitfn[0].start = MEMPOOL_ALLOC;
+	k.waitfn[0].end = MEMPOOL_ALLOC + 0x400;
+	k.nwaitfn = 1;
 	k.autoremove_wake_function = AUTOREMOVE;
 	k.thread_size = THREAD_SIZE;
 	k.mods.complete = true;
