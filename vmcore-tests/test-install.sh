@@ -104,7 +104,13 @@ comp() {
 		not_ok "completion of '$*': '$got', want '$want'"
 	fi
 }
-comp "report info waiters scan top" kmempool ""
+comp "report info waiters scan top triage" kmempool ""
+comp "report info waiters scan top" kmempool -c vmcore ""
+comp "triage" kmempool tri
+comp "FILES" kmempool triage ""
+comp "FILES" kmempool triage -j 2 /var/crash ""
+comp "--jobs" kmempool triage --jo
+comp "" kmempool triage -t ""
 comp "scan" kmempool -c vmcore sc
 comp "" kmempool waiters ""
 comp "--source" kmempool --sou
