@@ -183,6 +183,16 @@ test-churn: initrd
 test-top:
 	@bash vmcore-tests/test-top.sh
 
+# debuginfod (issue 20): a debuginfod server on 127.0.0.1 indexing the stock
+# rig's -dbg .deb; the stock dump analysed with no vmlinux on disk, then from
+# the client's cache (needs make test-stock's dump).
+test-debuginfod: deps
+	@bash vmcore-tests/test-debuginfod.sh
+
+# kmempool triage (issue 20) over the rigs' dumps (make test-kdump, test-stock).
+test-triage: deps
+	@bash vmcore-tests/test-triage.sh
+
 # The Debian package (debian/): dpkg-buildpackage -us -uc -b in build/t/deb,
 # lintian, and an install into a fresh debootstrap chroot.
 deb: deps
@@ -200,5 +210,5 @@ distclean:
 	debian-kernel module-stock initrd-stock stock test-stock test-kernels \
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
-	test-kdump \
+	test-kdump test-debuginfod test-triage \
 	kernel-stock-tiny bench-fastpath test-fastpath

@@ -81,6 +81,10 @@ fi
 # hang; its lines are printed after the stock step's.
 bg_step "deb" bash "$ROOT/vmcore-tests/test-deb.sh"
 step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
+# debuginfod (issue 20): a real server indexing the stock rig's -dbg .deb, the stock dump without a vmlinux on disk.
+step "debuginfod" bash "$ROOT/vmcore-tests/test-debuginfod.sh"
+# kmempool triage (issue 20) over the kdump and stock tests' dumps, a truncated copy and crafted cores.
+step "triage" bash "$ROOT/vmcore-tests/test-triage.sh"
 # The crash extension on the kdump test's hang dump and the stock dump (issue 11).
 step "crash" bash "$ROOT/vmcore-tests/test-crash.sh"
 # Every command's JSON against analyzer/kmempool.schema.json, on the same dumps.
