@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dwarfutil.h"
+#include "vmlinux.h"
 
 bool kmp_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 {
@@ -339,6 +340,54 @@ static bool raw_aranges(Dwarf *dw, uint64_t addr, Dwarf_Off *cu_off)
 	return false;
 }
 
+/*
+ * libdw knows a unit only once it has read the header of every unit before
+ * it: the first DIE of a unit deep in a distribution vmlinux's 200+ MB
+ * .debug_info makes thousands of headers resident.  Walk them here in
+ * steps instead, letting libdw learn each step's units (a DIE of the
+ * step's last one) and giving the pages back after each step, so that
+ * memory stays flat.  Remembered per Dwarf handle: done once.
+ */
+#define INTERN_STEP 128
+
+static const Dwarf *interned_dw;
+static Dwarf_Off interned_to;
+
+static void intern_units(Dwarf *dw, Dwarf_Off target)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, n = 0;
+	Dwarf_Die die;
+
+	if (interned_dw == dw && interned_to >= target)
+		return;
+	if (interned_dw == dw)
+		off = interned_to;
+	while (off < target && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (++n % INTERN_STEP == 0) {
+			dwarf_offdie(dw, off + hsize, &die);
+			kmp_elf_release(dwarf_getelf(dw));
+		}
+		off = next;
+	}
+	interned_dw = dw;
+	interned_to = off;
+}
+
+bool kmp_dwarf_cu_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off cu_off, next;
+	size_t hsize;
+
+	if (addr && raw_aranges(dw, addr, &cu_off) &&
+	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		intern_units(dw, cu_off);
+		if (dwarf_offdie(dw, cu_off + hsize, cu))
+			return true;
+	}
+	return addr && dwarf_addrdie(dw, addr, cu);
+}
+
 bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 		  Dwarf_Die *cu, bool *via_aranges)
 {
@@ -347,10 +396,12 @@ bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 
 	*via_aranges = false;
 	if (!no_aranges && addr && raw_aranges(dw, addr, &cu_off) &&
-	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0 &&
-	    dwarf_offdie(dw, cu_off + hsize, cu)) {
-		*via_aranges = true;
-		return true;
+	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		intern_units(dw, cu_off);
+		if (dwarf_offdie(dw, cu_off + hsize, cu)) {
+			*via_aranges = true;
+			return true;
+		}
 	}
 	if (!no_aranges && addr && dwarf_addrdie(dw, addr, cu)) {
 		*via_aranges = true;

@@ -21,6 +21,11 @@ struct kmp_wanted {
  * without them, or with @no_aranges, the first unit whose name ends in
  * @suffix (which reads every unit header).
  */
+/*
+ * The unit whose code covers link-time @addr: from the raw .debug_aranges
+ * (which reads no unit header but the one found), else libdw's look-up.
+ */
+bool kmp_dwarf_cu_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu);
 bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 		  Dwarf_Die *cu, bool *via_aranges);
 /* Find the complete definitions of the @n wanted types among @cu's children. */

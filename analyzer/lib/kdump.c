@@ -29,8 +29,13 @@
  * never evict: every miss takes an entry, and before the misses could
  * fill it, the context is opened anew (a fresh cache; resizing the cache
  * in place would free pages that libkdumpfile's translation still holds).
+ * Its file cache is the same kind of cache over the file's 4 KiB blocks
+ * (16,384 of them, 64 MiB): the blocks read through the pread() hook are
+ * counted, and the context is renewed long before that one could evict,
+ * which also keeps what it holds (resident memory) at 4 MiB.
  */
-#define KMP_KDUMP_CACHE_PAGES 2048
+#define KMP_KDUMP_CACHE_PAGES 512
+#define KMP_KDUMP_FILE_BLOCKS 1024
 /* Entries one kdump_read() can take: its pages (KMP_KDUMP_READ_MAX) and page tables. */
 #define KMP_KDUMP_CACHE_MARGIN 64
 #define KMP_KDUMP_READ_MAX (16 * 4096)	/* one kdump_read() at most */
@@ -45,6 +50,7 @@ struct kdump {
 				 * step (opening, one kdump_read()) wanted and the
 				 * file does not have, or -1 */
 	uint64_t reopens;	/* fresh contexts opened by cache_guard() */
+	uint64_t blocks;	/* file blocks read since the context was opened */
 };
 
 /* A second context over the same file, set up as kmp_kdump_open() set up the first. */
@@ -72,8 +78,10 @@ static bool cache_guard(struct kdump *k)
 
 	if (kdump_get_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
 		return false;	/* not knowing how full it is, do not read */
-	if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES)
+	if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES &&
+	    k->blocks + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_FILE_BLOCKS)
 		return true;
+	k->blocks = 0;
 	ctx = reopen(k);
 	if (!ctx)
 		return false;
@@ -105,6 +113,7 @@ static ssize_t file_pread(void *arg, int fd, void *buf, size_t count, off_t offs
 	struct kdump *k = arg;
 	ssize_t ret = kmp_real_pread(fd, buf, count, offset);
 
+	k->blocks += (count + 4095) / 4096;
 	if (ret >= 0 && (size_t)ret < count && (ret == 0 || k->cut_short)) {
 		note_past(k, offset + ret);
 		errno = EIO;
@@ -123,6 +132,7 @@ static ssize_t flat_pread(void *arg, int fd, void *buf, size_t count, off_t offs
 	struct kdump *k = arg;
 	ssize_t ret;
 
+	k->blocks += (count + 4095) / 4096;
 	if (offset < 0) {
 		errno = EINVAL;
 		return -1;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,6 +41,42 @@ static void read_build_id(struct kmp_vmlinux *v)
 	}
 }
 
+/*
+ * The vmlinux is mapped and read at scattered places (a symbol, a unit's
+ * DIEs, each unit header libdw walks past): no readahead and no mapping of
+ * neighbouring pages on a fault, which would otherwise make most of the
+ * 200-350 MB debug info resident for a few pages' worth of reading.
+ */
+static void random_access(Elf *elf)
+{
+	size_t size;
+	char *base = elf_rawfile(elf, &size);
+	uintptr_t start, pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!base || !size)
+		return;
+	start = (uintptr_t)base & ~(pg - 1);
+	madvise((void *)start, size + ((uintptr_t)base - start), MADV_RANDOM);
+}
+
+void kmp_vmlinux_release(struct kmp_vmlinux *v)
+{
+	kmp_elf_release(v->elf);
+}
+
+void kmp_elf_release(Elf *elf)
+{
+	size_t size;
+	char *base = elf ? elf_rawfile(elf, &size) : NULL;
+	uintptr_t start, pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!base || !size)
+		return;
+	start = (uintptr_t)base & ~(pg - 1);
+	/* A read-only file mapping: dropped pages come back from the page cache. */
+	madvise((void *)start, size + ((uintptr_t)base - start), MADV_DONTNEED);
+}
+
 bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 		      struct kmp_err *err)
 {
@@ -72,6 +109,7 @@ bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s is not a 64-bit little-endian ELF file", path);
 		goto fail;
 	}
+	random_access(v->elf);
 	v->dwarf = dwarf_begin_elf(v->elf, DWARF_C_READ, NULL);
 	if (!v->dwarf) {
 		kmp_seterr(err, KMP_ERR_VMLINUX, "vmlinux %s has no DWARF debug info (build with "
@@ -208,7 +246,16 @@ void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		syms[i].found = false;
-	if (!kmp_vmlinux_symtab(v, &t) || (!v->symidx && !build_symidx(v, &t))) {
+	if (!v->symidx && kmp_vmlinux_symtab(v, &t)) {
+		bool built = build_symidx(v, &t);
+
+		kmp_vmlinux_release(v);	/* the index read all of .symtab and .strtab */
+		if (!built) {
+			symbols_from_source(v, syms, n);
+			return;
+		}
+	}
+	if (!kmp_vmlinux_symtab(v, &t) || !v->symidx) {
 		symbols_from_source(v, syms, n);
 		return;
 	}

@@ -52,6 +52,14 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t);
 /* A symbol's name; "" if its offset is out of the string table. */
 const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 
+/*
+ * Give back the pages of the mapped vmlinux that reading has made
+ * resident (they are read again from the page cache when touched): the
+ * peak memory of a run is then that of its largest step, not their sum.
+ */
+void kmp_vmlinux_release(struct kmp_vmlinux *v);
+void kmp_elf_release(Elf *elf);
+
 bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 		      struct kmp_err *err);
 void kmp_vmlinux_close(struct kmp_vmlinux *v);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarfutil.h"
 #include "vmsyms.h"
 
 /* Is @a a better answer than @b for an address both start at or below? */
@@ -188,7 +189,7 @@ bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
 		if (seen || !ix->group_func[g])
 			continue;
 		tried[ntried++] = g;
-		if (dwarf_addrdie(v->dwarf, ix->group_func[g], &cu) && cu_variable(&cu, sym, type))
+		if (kmp_dwarf_cu_at(v->dwarf, ix->group_func[g], &cu) && cu_variable(&cu, sym, type))
 			return true;
 	}
 	return false;
