@@ -96,7 +96,7 @@ struct cli {
 	struct kmp_options o;
 };
 
-static int parse(int argc, char **argv, struct cli *c)
+static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 {
 	static const struct option longopts[] = {
 		{ "core", required_argument, NULL, 'c' },
@@ -135,15 +135,15 @@ static int parse(int argc, char **argv, struct cli *c)
 			if (!strcmp(optarg, "stacks"))
 				c->o.from_stacks = true;
 			else if (strcmp(optarg, "list")) {
-				fprintf(stderr, "kmempool: unknown source '%s' (list or stacks)\n",
-					optarg);
-				return KMP_EUSAGE;
+				kmp_seterr(err, KMP_ERR_USAGE, "unknown source '%s' (list or stacks)",
+					   optarg);
+				return false;
 			}
 			break;
 		case 'M':
 			if (c->o.nmoddebug == sizeof(c->o.moddebug) / sizeof(c->o.moddebug[0])) {
-				fprintf(stderr, "kmempool: too many --module-debug paths\n");
-				return KMP_EUSAGE;
+				kmp_seterr(err, KMP_ERR_USAGE, "too many --module-debug paths");
+				return false;
 			}
 			c->o.moddebug[c->o.nmoddebug++] = optarg;
 			break;
@@ -151,54 +151,54 @@ static int parse(int argc, char **argv, struct cli *c)
 			if (!strcmp(optarg, "json"))
 				c->json = true;
 			else if (strcmp(optarg, "text")) {
-				fprintf(stderr, "kmempool: unknown format '%s' (text or json)\n", optarg);
-				return KMP_EUSAGE;
+				kmp_seterr(err, KMP_ERR_USAGE, "unknown format '%s' (text or json)", optarg);
+				return false;
 			}
 			break;
 		case 'm':
 			c->o.lim.max_pools = strtoull(optarg, &end, 10);
 			if (*end || !c->o.lim.max_pools) {
-				fprintf(stderr, "kmempool: --max-entries needs a positive number\n");
-				return KMP_EUSAGE;
+				kmp_seterr(err, KMP_ERR_USAGE, "--max-entries needs a positive number");
+				return false;
 			}
 			c->o.lim.max_waiters = c->o.lim.max_pools;
 			break;
 		case 'd':
 			c->delay = strtod(optarg, &end);
 			if (*end || end == optarg || !(c->delay >= 0 && c->delay <= 86400)) {
-				fprintf(stderr, "kmempool: --delay needs seconds from 0 to 86400\n");
-				return KMP_EUSAGE;
+				kmp_seterr(err, KMP_ERR_USAGE, "--delay needs seconds from 0 to 86400");
+				return false;
 			}
 			break;
 		case 'n':
 			c->count = strtoull(optarg, &end, 10);
 			if (*end || !c->count || optarg[0] == '-') {
-				fprintf(stderr, "kmempool: --count needs a positive number\n");
-				return KMP_EUSAGE;
+				kmp_seterr(err, KMP_ERR_USAGE, "--count needs a positive number");
+				return false;
 			}
 			break;
 		case 'h': fputs(usage, stdout); exit(KMP_OK);
 		case 'V': printf("kmempool %s\n", KMP_VERSION); exit(KMP_OK);
 		default:
-			fprintf(stderr, "kmempool: bad option '%s' (unknown, or lacking its "
-				"argument); see kmempool --help\n", argv[optind - 1]);
-			return KMP_EUSAGE;
+			kmp_seterr(err, KMP_ERR_USAGE, "bad option '%s' (unknown, or lacking its "
+				   "argument); see kmempool --help", argv[optind - 1]);
+			return false;
 		}
 	}
 	if (optind < argc)
 		c->command = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "kmempool: unexpected argument '%s'\n", argv[optind]);
-		return KMP_EUSAGE;
+		kmp_seterr(err, KMP_ERR_USAGE, "unexpected argument '%s'", argv[optind]);
+		return false;
 	}
 	if (strcmp(c->command, "report") && strcmp(c->command, "info") &&
 	    strcmp(c->command, "waiters") && strcmp(c->command, "scan") &&
 	    strcmp(c->command, "top")) {
-		fprintf(stderr, "kmempool: unknown command '%s' (report, info, waiters, scan, top)\n",
-			c->command);
-		return KMP_EUSAGE;
+		kmp_seterr(err, KMP_ERR_USAGE, "unknown command '%s' (report, info, waiters, scan, "
+			   "top)", c->command);
+		return false;
 	}
-	return KMP_OK;
+	return true;
 }
 
 static void json_kernel(FILE *f, const struct kmp_session *s)
@@ -224,8 +224,8 @@ static void json_kernel_cb(FILE *f, const void *arg)
 }
 
 /* The searches of memory: waiters from task stacks, or the scan. */
-static int cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
-		      struct kmp_err *err)
+static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
+		       struct kmp_err *err)
 {
 	struct kmp_scanreport_opts sco = {
 		.json = c->json, .verbose = c->verbose, .max_waiters = c->o.lim.max_waiters,
@@ -241,11 +241,11 @@ static int cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	struct kmp_slablayout sl;
 	struct kmp_naming *nm;
 	struct kmp_kernel k;
-	int rc;
+	bool ok;
 
 	if (!kmp_kernel_init(&k, &s->core.mem, &s->layout, &s->vml, s->kaslr, s->page_size,
 			     &ml, err))
-		return KMP_EFORMAT;
+		return false;
 	slab_cu.name = "kmem_cache_free";
 	kmp_vmlinux_symbols(&s->vml, &slab_cu, 1);
 	kmp_slablayout_load(&s->vml, s->layout_cu_addr, slab_cu.found ? slab_cu.addr : 0,
@@ -255,23 +255,23 @@ static int cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	if (!nm) {
 		kmp_kernel_free(&k);
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return KMP_EPARTIAL;
+		return false;
 	}
 	if (!k.mods.complete)
 		fprintf(stderr, "kmempool: warning: modules unknown, module code and data "
 			"are not named: %s\n", k.mods.why);
-	rc = scan ? kmp_scanreport(stdout, &k, &sl, nm, &sco, err) :
+	ok = scan ? kmp_scanreport(stdout, &k, &sl, nm, &sco, err) :
 		    kmp_stackreport(stdout, &k, &sl, nm, &so, err);
 	kmp_naming_free(nm);
 	kmp_kernel_free(&k);
-	return rc;
+	return ok;
 }
 
 /* "complete": true, or false with the reason, its kind and its address. */
-static void json_status(FILE *f, int rc, const struct kmp_err *err)
+static void json_status(FILE *f, bool ok, const struct kmp_err *err)
 {
-	fprintf(f, "\"complete\": %s", rc == KMP_OK ? "true" : "false");
-	if (rc == KMP_OK)
+	fprintf(f, "\"complete\": %s", ok ? "true" : "false");
+	if (ok)
 		return;
 	fputs(", \"reason\": ", f);
 	kmp_json_string(f, err->msg);
@@ -352,19 +352,19 @@ static bool copy_out(FILE *from, FILE *to)
 /*
  * The frame the report and waiters share: JSON's opening keys, the header,
  * the walk into @sink (whose arg begins with @o), the temporary file of a
- * live walk copied out.  Returns the walk's status (KMP_EOUTPUT: nothing
- * more should be written).
+ * live walk copied out.  Returns the walk's result (an error of kind
+ * output: nothing more should be written).
  */
-static int stream_list(struct kmp_session *s, const struct cli *c, struct report_out *o,
-		       const struct kmp_pool_sink *sink, struct kmp_err *err)
+static bool stream_list(struct kmp_session *s, const struct cli *c, struct report_out *o,
+			const struct kmp_pool_sink *sink, struct kmp_err *err)
 {
 	struct kmp_pools st = { .clock = s->clock };
-	int rc;
+	bool ok = false;
 
 	if (o->tmp && !(o->f = tmpfile())) {
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot make a temporary file: %s",
 			   strerror(errno));
-		return KMP_EOUTPUT;
+		return false;
 	}
 	if (c->json) {
 		printf("{");
@@ -372,42 +372,47 @@ static int stream_list(struct kmp_session *s, const struct cli *c, struct report
 		printf(", \"source\": \"list\", ");
 	}
 	if (!report_begin(o)) {
-		rc = KMP_EOUTPUT;
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
 		goto out;
 	}
-	rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, sink, &st,
+	ok = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, sink, &st,
 			    err);
 	if (c->verbose && st.attempts > 1)
 		fprintf(stderr, "kmempool: note: mempool_list changed while it was read; walked "
 			"%u times from the head\n", st.attempts);
 	if (o->tmp && !copy_out(o->f, stdout) && err->kind != KMP_ERR_OUTPUT) {
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
-		rc = KMP_EOUTPUT;
+		ok = false;
 	}
 out:
 	if (o->tmp)
 		fclose(o->f);
 	o->f = stdout;
-	return rc;
+	return ok;
 }
 
-static void json_end(int rc, const struct kmp_err *err)
+/* The output itself failed: nothing more is written. */
+static bool output_failed(bool ok, const struct kmp_err *err)
+{
+	return !ok && err->kind == KMP_ERR_OUTPUT;
+}
+
+static void json_end(bool ok, const struct kmp_err *err)
 {
 	printf("\n], ");
-	json_status(stdout, rc, err);
+	json_status(stdout, ok, err);
 	printf("}\n");
 }
 
-static int cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+static bool cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
 	struct report_out o = { stdout, c->json, s->core.mem.live, s->version, 0 };
 	struct kmp_pool_sink sink = { report_pool, report_restart, &o };
-	int rc = stream_list(s, c, &o, &sink, err);
+	bool ok = stream_list(s, c, &o, &sink, err);
 
-	if (c->json && rc != KMP_EOUTPUT)
-		json_end(rc, err);
-	return rc;
+	if (c->json && !output_failed(ok, err))
+		json_end(ok, err);
+	return ok;
 }
 
 struct waiters_out {
@@ -443,8 +448,8 @@ struct waiting_out {
 	struct report_out r;	/* r.n: pools shown */
 	struct kmp_session *s;
 	const struct kmp_limits *lim;
-	int wrc;		/* the first wait queue that could not be read */
-	struct kmp_err werr;
+	bool wok;		/* false: a wait queue could not be read, */
+	struct kmp_err werr;	/* the first such */
 };
 
 static bool waiting_pool(const struct kmp_pool *p, void *arg, struct kmp_err *err)
@@ -452,7 +457,7 @@ static bool waiting_pool(const struct kmp_pool *p, void *arg, struct kmp_err *er
 	struct waiting_out *o = arg;
 	struct waiters_out wo = { o->r.f, o->r.json, 0 };
 	struct kmp_err werr;
-	int wrc;
+	bool wok;
 
 	if (!p->waiting && !p->waiting_unknown)
 		return true;
@@ -464,12 +469,12 @@ static bool waiting_pool(const struct kmp_pool *p, void *arg, struct kmp_err *er
 		kmp_report_pool(o->r.f, p);
 	}
 	o->r.n++;
-	wrc = kmp_read_waiters(&o->s->core.mem, &o->s->layout, p->addr, o->lim, &o->s->clock,
+	wok = kmp_read_waiters(&o->s->core.mem, &o->s->layout, p->addr, o->lim, &o->s->clock,
 			       print_waiter, &wo, &werr);
 	if (o->r.json)
 		fputs("]}", o->r.f);
-	if (wrc != KMP_OK && o->wrc == KMP_OK) {
-		o->wrc = wrc;
+	if (!wok && o->wok) {
+		o->wok = false;
 		o->werr = werr;
 	}
 	if (ferror(o->r.f)) {
@@ -483,35 +488,35 @@ static bool waiting_restart(void *arg, struct kmp_err *err)
 {
 	struct waiting_out *o = arg;
 
-	o->wrc = KMP_OK;
+	o->wok = true;
 	return report_restart(&o->r, err);
 }
 
-static int cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+static bool cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
 	struct waiting_out o = { { stdout, c->json, s->core.mem.live, s->version, 0 }, s,
-				 &c->o.lim, KMP_OK, { 0 } };
+				 &c->o.lim, true, { 0 } };
 	struct kmp_pool_sink sink = { waiting_pool, waiting_restart, &o };
-	int rc = stream_list(s, c, &o.r, &sink, err);
+	bool ok = stream_list(s, c, &o.r, &sink, err);
 
-	if (rc == KMP_OK && o.wrc != KMP_OK) {
+	if (ok && !o.wok) {
 		*err = o.werr;
-		rc = o.wrc;
+		ok = false;
 	}
-	if (rc == KMP_EOUTPUT)
-		return rc;
+	if (output_failed(ok, err))
+		return false;
 	if (c->json)
-		json_end(rc, err);
-	else if (!o.r.n && rc == KMP_OK)
+		json_end(ok, err);
+	else if (!o.r.n && ok)
 		printf("# no task is waiting on any mempool\n");
 	else if (!o.r.n)
 		printf("# no task found waiting on the pools read; the list was not read "
 		       "to its end (see stderr)\n");
-	return rc;
+	return ok;
 }
 
 /* top: the layout is loaded once (the session); each refresh reads the list again. */
-static int cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+static bool cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
 	struct kmp_top_opts to = { .delay = c->delay, .count = c->count, .lim = c->o.lim,
 				   .clock = s->clock };
@@ -520,11 +525,11 @@ static int cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *e
 	if (!s->series) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "top needs mempool_list, a kernel with the series; this one has "
 			   "none (kmempool waiters and kmempool scan work on any kernel)");
-		return KMP_EFORMAT;
+		return false;
 	}
 	if (c->json) {
 		kmp_seterr(err, KMP_ERR_USAGE, "top prints text only");
-		return KMP_EUSAGE;
+		return false;
 	}
 	to.tty = isatty(STDOUT_FILENO);
 	if (to.tty && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
@@ -533,7 +538,7 @@ static int cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *e
 			   err);
 }
 
-static int cmd_info(struct kmp_session *s, const struct cli *c)
+static bool cmd_info(struct kmp_session *s, const struct cli *c)
 {
 	char when[64] = "", panic[1024];
 	struct kmp_err perr = { 0 };
@@ -576,7 +581,7 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 		else
 			printf("null");
 		printf("}\n");
-		return KMP_OK;
+		return true;
 	}
 	printf("release:        %s\n", s->release);
 	printf("banner:         %s\n", s->banner);
@@ -602,70 +607,78 @@ static int cmd_info(struct kmp_session *s, const struct cli *c)
 		printf("panic:          none in the kernel log\n");
 	else
 		printf("panic:          unknown (%s)\n", perr.msg);
-	return KMP_OK;
+	return true;
+}
+
+/* A kernel with the series: is its format one this kmempool prints, as its DWARF has it? */
+static bool format_ok(const struct kmp_session *s, const struct cli *c, struct kmp_err *err)
+{
+	if (!s->series || !strcmp(c->command, "info") || !strcmp(c->command, "scan"))
+		return true;
+	if (!kmp_format_known(s->version)) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "this kernel's /proc/mempool format is version '%s'; "
+			   "kmempool %s knows %s", s->version, KMP_VERSION, kmp_formats_known());
+		return false;
+	}
+	if (strcmp(s->version, kmp_format_of_layout(&s->layout))) {
+		/* Each version appended columns whose data the DWARF must have. */
+		kmp_seterr(err, KMP_ERR_FORMAT, "this kernel says /proc/mempool format %s, but the "
+			   "DWARF of struct mempool_s has the fields of format %s: a vmlinux of "
+			   "another build?", s->version, kmp_format_of_layout(&s->layout));
+		return false;
+	}
+	return true;
+}
+
+static bool run(struct kmp_session *s, struct cli *c, struct kmp_err *err)
+{
+	if (!s->series && !strcmp(c->command, "report")) {
+		fprintf(stderr, "kmempool: this kernel has no mempool_list (no series): "
+			"printing what a scan of its memory finds (kmempool scan)\n");
+		c->command = "scan";
+	}
+	if (!format_ok(s, c, err))
+		return false;
+	if (!strcmp(c->command, "info"))
+		return cmd_info(s, c);
+	if (!strcmp(c->command, "scan"))
+		return cmd_memory(s, c, true, err);
+	if (!strcmp(c->command, "top"))
+		return cmd_top(s, c, err);
+	if (!strcmp(c->command, "waiters") && (!s->series || c->o.from_stacks))
+		return cmd_memory(s, c, false, err);
+	if (!strcmp(c->command, "waiters"))
+		return cmd_waiters(s, c, err);
+	return cmd_report(s, c, err);
 }
 
 int main(int argc, char **argv)
 {
 	struct kmp_session s;
 	struct kmp_err err = { 0 };
-	bool opened;
+	bool parsed, opened = false, ok;
 	struct cli c;
-	int rc;
 
 #ifndef KMP_NO_TRIAGE
 	if (argc > 1 && !strcmp(argv[1], "triage"))
 		return kmp_triage_main(argc - 1, argv + 1);
 #endif
-	rc = parse(argc, argv, &c);
-	if (rc != KMP_OK)
-		return rc;
-	rc = kmp_session_open(&s, &c.o, &err);
-	opened = rc == KMP_OK;
-	if (rc == KMP_OK && !s.series && !strcmp(c.command, "report")) {
-		fprintf(stderr, "kmempool: this kernel has no mempool_list (no series): "
-			"printing what a scan of its memory finds (kmempool scan)\n");
-		c.command = "scan";
-	}
-	if (rc == KMP_OK && s.series && strcmp(c.command, "info") && strcmp(c.command, "scan") &&
-	    !kmp_format_known(s.version)) {
-		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel's /proc/mempool format is version '%s'; "
-			   "kmempool %s knows %s", s.version, KMP_VERSION, kmp_formats_known());
-		rc = KMP_EFORMAT;
-	} else if (rc == KMP_OK && s.series && strcmp(c.command, "info") &&
-		   strcmp(c.command, "scan") &&
-		   strcmp(s.version, kmp_format_of_layout(&s.layout))) {
-		/* Each version appended columns whose data the DWARF must have. */
-		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel says /proc/mempool format %s, but the "
-			   "DWARF of struct mempool_s has the fields of format %s: a vmlinux of "
-			   "another build?", s.version, kmp_format_of_layout(&s.layout));
-		rc = KMP_EFORMAT;
-	}
-	if (rc == KMP_OK) {
-		if (!strcmp(c.command, "info"))
-			rc = cmd_info(&s, &c);
-		else if (!strcmp(c.command, "scan"))
-			rc = cmd_memory(&s, &c, true, &err);
-		else if (!strcmp(c.command, "top"))
-			rc = cmd_top(&s, &c, &err);
-		else if (!strcmp(c.command, "waiters") && (!s.series || c.o.from_stacks))
-			rc = cmd_memory(&s, &c, false, &err);
-		else if (!strcmp(c.command, "waiters"))
-			rc = cmd_waiters(&s, &c, &err);
-		else
-			rc = cmd_report(&s, &c, &err);
-	}
+	ok = parsed = parse(argc, argv, &c, &err);
+	if (ok)
+		ok = opened = kmp_session_open(&s, &c.o, &err);
+	if (ok)
+		ok = run(&s, &c, &err);
 	/* Output that could not be written fails the run, whatever came before. */
 	if ((fflush(stdout) || ferror(stdout)) && err.kind != KMP_ERR_OUTPUT) {
 		kmp_seterr(&err, KMP_ERR_OUTPUT, "cannot write the report: %s",
 			   errno ? strerror(errno) : "write error");
-		rc = KMP_EOUTPUT;
+		ok = false;
 	}
-	if (rc != KMP_OK) {
-		/* The one place a failure becomes an exit status: from its kind. */
-		fprintf(stderr, "kmempool: %s\n", err.msg);
-		rc = kmp_exit_status(&err, opened);
-	}
-	kmp_session_close(&s);
-	return rc;
+	if (parsed)	/* what a failed opening opened, too */
+		kmp_session_close(&s);
+	if (ok)
+		return KMP_OK;
+	/* The one place a failure becomes an exit status: from its kind. */
+	fprintf(stderr, "kmempool: %s\n", err.msg);
+	return kmp_exit_status(&err, opened);
 }

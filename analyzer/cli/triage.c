@@ -168,8 +168,8 @@ struct list_arg {
 	struct result *r;
 	struct kmp_session *s;
 	const struct kmp_limits *lim;
-	int wrc;		/* the first wait queue that could not be read */
-	struct kmp_err werr;
+	bool wok;		/* false: a wait queue could not be read, */
+	struct kmp_err werr;	/* the first such */
 	/* the pool being printed */
 	FILE *w;		/* its waiters (memstream) */
 	char *wbuf;
@@ -202,7 +202,7 @@ static bool list_pool(const struct kmp_pool *p, void *arg, struct kmp_err *err)
 	struct list_arg *a = arg;
 	struct result *r = a->r;
 	struct kmp_err werr = { 0 };
-	int wrc;
+	bool wok;
 
 	if (!(p->min_nr > 0 && p->curr_nr <= 0) && !p->waiting && !p->waiting_unknown)
 		return true;
@@ -215,10 +215,10 @@ static bool list_pool(const struct kmp_pool *p, void *arg, struct kmp_err *err)
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return false;
 	}
-	wrc = kmp_read_waiters(&a->s->core.mem, &a->s->layout, p->addr, a->lim, &a->s->clock,
+	wok = kmp_read_waiters(&a->s->core.mem, &a->s->layout, p->addr, a->lim, &a->s->clock,
 			       list_waiter, a, &werr);
-	if (wrc != KMP_OK && a->wrc == KMP_OK) {
-		a->wrc = wrc;
+	if (!wok && a->wok) {
+		a->wok = false;
 		a->werr = werr;
 	}
 	fclose(a->w);
@@ -250,7 +250,7 @@ static bool list_restart(void *arg, struct kmp_err *err)
 	struct list_arg *a = arg;
 
 	fclose(a->r->pools);
-	a->wrc = KMP_OK;
+	a->wok = true;
 	if (!result_open(a->r)) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return false;
@@ -258,20 +258,20 @@ static bool list_restart(void *arg, struct kmp_err *err)
 	return true;
 }
 
-static int from_list(struct kmp_session *s, const struct kmp_options *o, struct result *r,
-		     struct kmp_err *err)
+static bool from_list(struct kmp_session *s, const struct kmp_options *o, struct result *r,
+		      struct kmp_err *err)
 {
-	struct list_arg a = { .r = r, .s = s, .lim = &o->lim, .wrc = KMP_OK };
+	struct list_arg a = { .r = r, .s = s, .lim = &o->lim, .wok = true };
 	struct kmp_pool_sink sink = { list_pool, list_restart, &a };
 	struct kmp_pools st = { .clock = s->clock };
-	int rc = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &o->lim, &sink, &st,
-				err);
+	bool ok = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &o->lim, &sink, &st,
+				 err);
 
-	if (rc == KMP_OK && a.wrc != KMP_OK) {
+	if (ok && !a.wok) {
 		*err = a.werr;
-		rc = a.wrc;
+		ok = false;
 	}
-	return rc;
+	return ok;
 }
 
 /* Task stacks (no series): the waiters found, grouped by the pool they wait on. */
@@ -299,8 +299,8 @@ static void collect(const struct kmp_stackwait *w, void *arg)
 	f->v[f->n++] = *w;
 }
 
-static int from_stacks(struct kmp_session *s, const struct kmp_options *o, struct result *r,
-		       struct kmp_err *err)
+static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, struct result *r,
+			struct kmp_err *err)
 {
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_sym slab_cu = { .name = "kmem_cache_free" };
@@ -310,12 +310,11 @@ static int from_stacks(struct kmp_session *s, const struct kmp_options *o, struc
 	struct kmp_slablayout sl;
 	struct kmp_naming *nm;
 	struct kmp_kernel k;
-	bool *done;
-	int rc;
+	bool *done, ok;
 
 	if (!kmp_kernel_init(&k, &s->core.mem, &s->layout, &s->vml, s->kaslr, s->page_size, &ml,
 			     err))
-		return KMP_EFORMAT;
+		return false;
 	kmp_vmlinux_symbols(&s->vml, &slab_cu, 1);
 	kmp_slablayout_load(&s->vml, s->layout_cu_addr, slab_cu.found ? slab_cu.addr : 0,
 			    o->no_aranges, &sl);
@@ -324,32 +323,32 @@ static int from_stacks(struct kmp_session *s, const struct kmp_options *o, struc
 	if (!nm) {
 		kmp_kernel_free(&k);
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return KMP_EPARTIAL;
+		return false;
 	}
 	if (!k.mods.complete)
 		fprintf(stderr, "kmempool: warning: modules unknown, module code and data are not "
 			"named: %s\n", k.mods.why);
-	rc = kmp_stackwait_search(&k, &sl, o->lim.max_pools, o->lim.max_waiters, collect, &fd,
+	ok = kmp_stackwait_search(&k, &sl, o->lim.max_pools, o->lim.max_waiters, collect, &fd,
 				  &st, &ctx, err);
-	if (rc == KMP_EFORMAT)
+	if (!ok && err->kind == KMP_ERR_FORMAT)
 		goto out;
-	if (fd.oom && rc == KMP_OK) {
+	if (fd.oom && ok) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting waiters");
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
 	for (size_t i = 0; i < fd.n; i++)
 		if (fd.v[i].kind != KMP_SW_WAITING)
 			r->unknown++;
 	/* As kmempool waiters: a waiter whose pool is unknown makes the answer partial. */
-	if (r->unknown && rc == KMP_OK) {
+	if (r->unknown && ok) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "%" PRIu64 " task(s) in mempool_alloc() whose pool "
 			   "could not be determined", r->unknown);
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
 	done = calloc(fd.n ? fd.n : 1, sizeof(*done));
 	if (!done) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		rc = KMP_EPARTIAL;
+		ok = false;
 		goto out;
 	}
 	for (size_t i = 0; i < fd.n; i++) {
@@ -400,7 +399,7 @@ out:
 	kmp_stackwait_done(ctx);
 	kmp_naming_free(nm);
 	kmp_kernel_free(&k);
-	return rc;
+	return ok;
 }
 
 /* The -s vmlinux for this dump: same build ID, or same release for a dump without one. */
@@ -427,44 +426,42 @@ static int triage_one(const struct triage *t, const char *path, FILE *f)
 	struct result r = { 0 };
 	struct kmp_err err = { 0 };
 	struct kmp_session s;
-	bool opened = false;
-	int rc, status;
+	bool opened = false, ok = false;
+	int status;
 
 	memcpy(o.moddebug, t->moddebug, sizeof(o.moddebug));
 	o.nmoddebug = t->nmoddebug;
 	memset(&s, 0, sizeof(s));
 	if (!result_open(&r)) {
 		kmp_seterr(&err, KMP_ERR_NOMEM, "out of memory");
-		rc = KMP_ENOMEM;
 		goto print;
 	}
-	rc = kmp_core_open(&s.core, path, &err);
-	if (rc == KMP_OK) {
+	ok = kmp_core_open(&s.core, path, &err);
+	if (ok) {
 		s.core_open = true;
 		kmp_vmcoreinfo_parse(s.core.vmcoreinfo, &s.vi);
 		o.vmlinux = match_vmlinux(t, &s.vi);
-		rc = kmp_session_attach(&s, &o, &err);
-		opened = rc == KMP_OK;
+		ok = opened = kmp_session_attach(&s, &o, &err);
 	}
 	/* The checks kmempool waiters makes before it reads mempool_list. */
-	if (rc == KMP_OK && s.series && !kmp_format_known(s.version)) {
+	if (ok && s.series && !kmp_format_known(s.version)) {
 		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel's /proc/mempool format is version "
 			   "'%s'; kmempool knows %s", s.version, kmp_formats_known());
-		rc = KMP_EFORMAT;
-	} else if (rc == KMP_OK && s.series && strcmp(s.version, kmp_format_of_layout(&s.layout))) {
+		ok = false;
+	} else if (ok && s.series && strcmp(s.version, kmp_format_of_layout(&s.layout))) {
 		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel says /proc/mempool format %s, but the "
 			   "DWARF of struct mempool_s has the fields of format %s", s.version,
 			   kmp_format_of_layout(&s.layout));
-		rc = KMP_EFORMAT;
+		ok = false;
 	}
-	if (rc == KMP_OK)
-		rc = s.series ? from_list(&s, &o, &r, &err) : from_stacks(&s, &o, &r, &err);
-print:
-	status = rc == KMP_OK ? KMP_OK : kmp_exit_status(&err, opened);
+	if (ok)
+		ok = s.series ? from_list(&s, &o, &r, &err) : from_stacks(&s, &o, &r, &err);
 	if (r.pools && fflush(r.pools)) {
 		kmp_seterr(&err, KMP_ERR_NOMEM, "out of memory");
-		status = KMP_ENOMEM;
+		ok = false;
 	}
+print:
+	status = ok ? KMP_OK : kmp_exit_status(&err, opened);
 	fprintf(f, "{\"kmempool_json\": %d, \"dump\": ", TRIAGE_JSON_VERSION);
 	kmp_json_string(f, path);
 	fputs(", \"kernel\": {\"release\": ", f);

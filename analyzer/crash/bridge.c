@@ -13,8 +13,8 @@
 #include "session.h"
 
 int kmp_cli_main(int argc, char **argv);
-int kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
-			   struct kmp_err *err);
+bool kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
+			    struct kmp_err *err);
 
 static const struct kmp_crash_target *target;
 
@@ -40,8 +40,8 @@ static bool crash_symbol(void *arg, const char *name, uint64_t *addr)
 static const struct kmp_symbol_source crash_symbols = { crash_symbol, NULL, "crash" };
 
 /* What main.c calls instead of kmp_session_open() in the extension. */
-int kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
-			   struct kmp_err *err)
+bool kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
+			    struct kmp_err *err)
 {
 	struct kmp_mem mem = { &crash_mem_ops, NULL, false };
 	struct kmp_options oo = *o;

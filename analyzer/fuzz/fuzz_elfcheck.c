@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (kmp_core_open(&core, path, &err) == KMP_OK) {
+	if (kmp_core_open(&core, path, &err)) {
 		unsigned char buf[256];
 
 		/* As session.c: no reads from a core without a clean VMCOREINFO. */

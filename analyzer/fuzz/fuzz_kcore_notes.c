@@ -25,13 +25,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fd < 0)
 		return 0;
-	if (kmp_elf_check(fd, "fuzz", true, &ec, &err) != KMP_OK) {
+	if (!kmp_elf_check(fd, "fuzz", true, &ec, &err)) {
 		close(fd);
 		return 0;
 	}
 	memset(&core, 0, sizeof(core));
 	snprintf(core.path, sizeof(core.path), "fuzz");
-	if (kmp_kcore_open(&core, fd, &err) == KMP_OK) {	/* takes the fd */
+	if (kmp_kcore_open(&core, fd, &err)) {	/* takes the fd */
 		struct kmp_vmcoreinfo vi;
 		unsigned char buf[128];
 

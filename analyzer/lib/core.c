@@ -32,21 +32,21 @@ static ssize_t plain_read(void *arg, void *buf, size_t len, uint64_t off)
 	return pread(*(int *)arg, buf, len, (off_t)off);
 }
 
-int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
+bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 {
 	unsigned char magic[16] = { 0 };
 	struct kmp_dumpinfo info = { 0 };
 	struct statfs sfs;
 	struct stat st;
 	ssize_t got;
-	int fd, rc;
+	int fd;
 
 	memset(core, 0, sizeof(*core));
 	snprintf(core->path, sizeof(core->path), "%s", path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		kmp_seterr(err, KMP_ERR_DUMP, "cannot open core %s: %s", path, strerror(errno));
-		return KMP_ECORE;
+		return false;
 	}
 	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s is a directory, not a dump file", path);
@@ -70,7 +70,7 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 			goto fail;
 		}
-		if (kmp_flat_index(flat, fd, &why) != KMP_OK) {
+		if (!kmp_flat_index(flat, fd, &why)) {
 			free(flat);
 			kmp_wraperr(err, &why, "core %s: %s", path, why.msg);
 			goto fail;
@@ -81,7 +81,7 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 
 			if (kmp_flat_pread(flat, fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
 			    kmp_is_diskdump(head, sizeof(head)) &&
-			    kmp_diskdump_check(flat_read, &fr, flat->end, path, err) != KMP_OK) {
+			    !kmp_diskdump_check(flat_read, &fr, flat->end, path, err)) {
 				kmp_flat_free(flat);
 				free(flat);
 				goto fail;
@@ -94,7 +94,7 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 		/* Checked before libkdumpfile sizes its tables from the header. */
 		int pfd = fd;
 
-		if (kmp_diskdump_check(plain_read, &pfd, (uint64_t)st.st_size, path, err) != KMP_OK)
+		if (!kmp_diskdump_check(plain_read, &pfd, (uint64_t)st.st_size, path, err))
 			goto fail;
 	}
 	if (kmp_is_elf(magic, (size_t)got)) {
@@ -102,20 +102,16 @@ int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 		struct kmp_elfcheck ec;
 		bool kcore = !fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
 
-		if (kmp_elf_check(fd, path, kcore, &ec, err) != KMP_OK)
+		if (!kmp_elf_check(fd, path, kcore, &ec, err))
 			goto fail;
 		info.cut_short = ec.nload_cut > 0;
 	}
 	if (!fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC)
-		rc = kmp_kcore_open(core, fd, err);
-	else
-		rc = kmp_kdump_open(core, fd, &info, err);
-	if (rc == KMP_OK)
-		return KMP_OK;
-	return rc;
+		return kmp_kcore_open(core, fd, err);
+	return kmp_kdump_open(core, fd, &info, err);
 fail:
 	close(fd);
-	return KMP_ECORE;
+	return false;
 }
 
 void kmp_core_close(struct kmp_core *core)

@@ -13,12 +13,12 @@ struct kmp_core {
 	char path[4096];
 };
 
-/* Returns KMP_OK or KMP_ECORE with @err set. */
-int kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err);
+/* False with @err set (its kind: the dump, no memory, ...) when it cannot be used. */
+bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err);
 void kmp_core_close(struct kmp_core *core);
 
 /* Backends, used by kmp_core_open(). */
-int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err);
+bool kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err);
 /* What kmp_core_open() learned about a dump before libkdumpfile reads it. */
 struct kmp_dumpinfo {
 	struct kmp_flat *flat;	/* a flattened dump's index (malloc'ed; the
@@ -26,7 +26,7 @@ struct kmp_dumpinfo {
 	bool cut_short;		/* its headers say data lies past the end of the
 				 * file: every short read is an error */
 };
-int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
-		   struct kmp_err *err);
+bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
+		    struct kmp_err *err);
 
 #endif

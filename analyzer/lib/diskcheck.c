@@ -41,8 +41,8 @@ static bool inside(uint64_t off, uint64_t len, uint64_t size)
 	return off <= size && len <= size - off;
 }
 
-int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char *path,
-		       struct kmp_err *err)
+bool kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char *path,
+			struct kmp_err *err)
 {
 	unsigned char h[H_SIZE], s[S_SIZE];
 	uint64_t version, bs, sub, bitmap, mapnr, cpus, bits;
@@ -50,7 +50,7 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 	if (rd(arg, h, sizeof(h), 0) != (ssize_t)sizeof(h)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header truncated (the file has %" PRIu64 " bytes)",
 			   path, size);
-		return KMP_ECORE;
+		return false;
 	}
 	version = le(h + H_VERSION, 4);
 	bs = le(h + H_BLOCK_SIZE, 4);
@@ -60,12 +60,12 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 	cpus = le(h + H_NR_CPUS, 4);
 	if (version == 0 || version > 64) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header version %" PRIu64 " is unknown", path, version);
-		return KMP_ECORE;
+		return false;
 	}
 	if (bs < 512 || bs > (1u << 20) || (bs & (bs - 1))) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump block size %" PRIu64 " is no power of two between 512 "
 			   "and 1 MiB", path, bs);
-		return KMP_ECORE;
+		return false;
 	}
 	if (sub > 1024 || bitmap == 0 || cpus > 65536 ||
 	    !inside(bs, (sub + bitmap) * bs, size)) {
@@ -73,14 +73,14 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 			   "header): %" PRIu64 " sub-header and %"
 			   PRIu64 " bitmap blocks of %" PRIu64 " bytes, %" PRIu64 " CPUs, file of %"
 			   PRIu64 " bytes", path, sub, bitmap, bs, cpus, size);
-		return KMP_ECORE;
+		return false;
 	}
 	/* The bitmaps: two halves of bitmap_blocks, one bit per page each. */
 	bits = bitmap * bs * 8 / 2;
 	if (sub && version >= 6) {
 		if (sub * bs < S_SIZE || rd(arg, s, sizeof(s), bs) != (ssize_t)sizeof(s)) {
 			kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump sub header truncated", path);
-			return KMP_ECORE;
+			return false;
 		}
 		mapnr = le(s + S_MAX_MAPNR_64, 8);
 		if (!inside(le(s + S_OFF_VMCOREINFO, 8), le(s + S_OFF_VMCOREINFO + 8, 8), size) ||
@@ -88,13 +88,13 @@ int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char
 		    !inside(le(s + S_OFF_NOTE, 8), le(s + S_OFF_NOTE + 8, 8), size)) {
 			kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump sub header points past the end of the file "
 				   "(VMCOREINFO or notes)", path);
-			return KMP_ECORE;
+			return false;
 		}
 	}
 	if (mapnr > bits) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header claims %" PRIu64 " pages, its bitmaps hold %"
 			   PRIu64, path, mapnr, bits);
-		return KMP_ECORE;
+		return false;
 	}
-	return KMP_OK;
+	return true;
 }

@@ -23,10 +23,10 @@ typedef ssize_t (*kmp_dump_read_fn)(void *arg, void *buf, size_t len, uint64_t o
 bool kmp_is_diskdump(const void *head, size_t len);
 
 /*
- * Check the header of a kdump-compressed file of @size bytes.  Returns
- * KMP_OK, or KMP_ECORE with @err naming the field that does not fit.
+ * Check the header of a kdump-compressed file of @size bytes.  False
+ * with @err naming the field that does not fit.
  */
-int kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char *path,
-		       struct kmp_err *err);
+bool kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char *path,
+			struct kmp_err *err);
 
 #endif

@@ -39,23 +39,23 @@ static bool inside(uint64_t off, uint64_t len, uint64_t size)
 	return off <= size && len <= size - off;
 }
 
-static int check_ehdr(const Elf64_Ehdr *eh, const char *path, struct kmp_err *err)
+static bool check_ehdr(const Elf64_Ehdr *eh, const char *path, struct kmp_err *err)
 {
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s is an ELF file but not 64-bit little endian "
 			   "(class %u, data %u)", path, eh->e_ident[EI_CLASS],
 			   eh->e_ident[EI_DATA]);
-		return KMP_ECORE;
+		return false;
 	}
 	if (eh->e_ident[EI_VERSION] != EV_CURRENT || eh->e_version != EV_CURRENT) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: ELF version %u/%u, not %u (damaged header?)", path,
 			   eh->e_ident[EI_VERSION], eh->e_version, EV_CURRENT);
-		return KMP_ECORE;
+		return false;
 	}
 	if (eh->e_type != ET_CORE) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s is not a kernel dump: an ELF file of type %u, not "
 			   "a core (ET_CORE)", path, eh->e_type);
-		return KMP_ECORE;
+		return false;
 	}
 	/*
 	 * The 64-bit little-endian machines libkdumpfile 0.5.1 translates
@@ -65,34 +65,34 @@ static int check_ehdr(const Elf64_Ehdr *eh, const char *path, struct kmp_err *er
 	    eh->e_machine != EM_PPC64) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s is an ELF core of machine %u, not x86-64, arm64 or "
 			   "ppc64le (damaged header?)", path, eh->e_machine);
-		return KMP_ECORE;
+		return false;
 	}
 	if (eh->e_ehsize != sizeof(Elf64_Ehdr)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: ELF header size %u, not %zu (damaged header?)", path,
 			   eh->e_ehsize, sizeof(Elf64_Ehdr));
-		return KMP_ECORE;
+		return false;
 	}
 	if (eh->e_phentsize != sizeof(Elf64_Phdr)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: program header size (e_phentsize) %u, not %zu "
 			   "(damaged header?)", path, eh->e_phentsize, sizeof(Elf64_Phdr));
-		return KMP_ECORE;
+		return false;
 	}
 	if (eh->e_shoff == 0 && eh->e_shnum != 0) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: %u section headers (e_shnum) but no section header "
 			   "table (e_shoff 0) (damaged header?)", path, eh->e_shnum);
-		return KMP_ECORE;
+		return false;
 	}
 	if (eh->e_shoff != 0 && eh->e_shentsize != sizeof(Elf64_Shdr)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: section header size (e_shentsize) %u, not %zu "
 			   "(damaged header?)", path, eh->e_shentsize, sizeof(Elf64_Shdr));
-		return KMP_ECORE;
+		return false;
 	}
 	if (eh->e_shoff == 0 && eh->e_shstrndx != SHN_UNDEF) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: section name table index %u without section headers "
 			   "(damaged header?)", path, eh->e_shstrndx);
-		return KMP_ECORE;
+		return false;
 	}
-	return KMP_OK;
+	return true;
 }
 
 static bool key_char(unsigned char c)
@@ -107,7 +107,7 @@ static bool key_char(unsigned char c)
  * ASCII), empty lines, NUL padding at the end.  libkdumpfile 0.5.1 turns
  * every key into an attribute path and crashed on a key starting with '.'.
  */
-static int check_vmcoreinfo(const unsigned char *t, uint64_t len, const char *path,
+static bool check_vmcoreinfo(const unsigned char *t, uint64_t len, const char *path,
 			    struct kmp_err *err)
 {
 	uint64_t line = 1, i = 0;
@@ -133,38 +133,38 @@ static int check_vmcoreinfo(const unsigned char *t, uint64_t len, const char *pa
 		i++;
 		line++;
 	}
-	return KMP_OK;
+	return true;
 bad:
 	kmp_seterr(err, KMP_ERR_DUMP, "core %s: VMCOREINFO line %" PRIu64 " is not KEY=VALUE text (byte 0x%02x "
 		   "at offset %" PRIu64 "; damaged dump?)", path, line, i < len ? t[i] : 0, i);
-	return KMP_ECORE;
+	return false;
 }
 
 /* The notes of one PT_NOTE segment: each header and its name and data inside. */
-static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned int idx,
+static bool check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned int idx,
 		       struct kmp_elfcheck *info, struct kmp_err *err)
 {
 	unsigned char *buf;
 	uint64_t off = 0;
 
 	if (ph->p_filesz == 0)
-		return KMP_OK;
+		return true;
 	if (ph->p_filesz > KMP_ELF_MAX_NOTES) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: note segment %u is %" PRIu64 " bytes (more than %u; "
 			   "damaged header?)", path, idx, ph->p_filesz, KMP_ELF_MAX_NOTES);
-		return KMP_ECORE;
+		return false;
 	}
 	buf = malloc(ph->p_filesz);
 	if (!buf) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the %" PRIu64 " bytes of note segment %u",
 			   ph->p_filesz, idx);
-		return KMP_ECORE;
+		return false;
 	}
 	if (!read_at(fd, ph->p_offset, buf, ph->p_filesz)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: cannot read note segment %u (%" PRIu64 " bytes at "
 			   "offset %" PRIu64 ")", path, idx, ph->p_filesz, ph->p_offset);
 		free(buf);
-		return KMP_ECORE;
+		return false;
 	}
 	while (off < ph->p_filesz) {
 		Elf64_Nhdr nh;
@@ -188,13 +188,13 @@ static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned 
 				   "(%" PRIu64 " bytes) (damaged dump?)", path, off, idx,
 				   nh.n_namesz, nh.n_descsz, ph->p_filesz);
 			free(buf);
-			return KMP_ECORE;
+			return false;
 		}
 		if (nh.n_namesz == 11 && !memcmp(buf + name, "VMCOREINFO", 11)) {
 			info->vmcoreinfo = true;
-			if (check_vmcoreinfo(buf + desc, nh.n_descsz, path, err) != KMP_OK) {
+			if (!check_vmcoreinfo(buf + desc, nh.n_descsz, path, err)) {
 				free(buf);
-				return KMP_ECORE;
+				return false;
 			}
 		}
 		if (end >= ph->p_filesz)
@@ -202,32 +202,32 @@ static int check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned 
 		off = end;
 	}
 	free(buf);
-	return KMP_OK;
+	return true;
 bad_hdr:
 	kmp_seterr(err, KMP_ERR_DUMP, "core %s: note segment %u ends in %" PRIu64 " bytes that are not a "
 		   "note header (damaged dump?)", path, idx, ph->p_filesz - off);
 	free(buf);
-	return KMP_ECORE;
+	return false;
 }
 
-static int check_load(const char *path, const Elf64_Phdr *ph, unsigned int idx,
+static bool check_load(const char *path, const Elf64_Phdr *ph, unsigned int idx,
 		      bool kcore, struct kmp_elfcheck *info, struct kmp_err *err)
 {
 	if (ph->p_filesz > ph->p_memsz) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: memory segment %u has more file data (%" PRIu64
 			   " bytes) than memory (%" PRIu64 " bytes) (damaged header?)", path,
 			   idx, ph->p_filesz, ph->p_memsz);
-		return KMP_ECORE;
+		return false;
 	}
 	if (ph->p_offset > (uint64_t)INT64_MAX - ph->p_filesz ||
 	    (ph->p_memsz && ph->p_vaddr + (ph->p_memsz - 1) < ph->p_vaddr)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: memory segment %u (offset 0x%" PRIx64 ", %" PRIu64
 			   " bytes at 0x%" PRIx64 ") wraps around (damaged header?)", path, idx,
 			   ph->p_offset, ph->p_filesz, ph->p_vaddr);
-		return KMP_ECORE;
+		return false;
 	}
 	if (!ph->p_filesz)
-		return KMP_OK;
+		return true;
 	info->nload++;
 	if (!kcore && !inside(ph->p_offset, ph->p_filesz, info->file_size)) {
 		uint64_t have = ph->p_offset < info->file_size ?
@@ -239,34 +239,33 @@ static int check_load(const char *path, const Elf64_Phdr *ph, unsigned int idx,
 		}
 		info->nload_cut++;
 	}
-	return KMP_OK;
+	return true;
 }
 
-int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *info,
-		  struct kmp_err *err)
+bool kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *info,
+		   struct kmp_err *err)
 {
 	Elf64_Phdr *phs = NULL;
 	Elf64_Ehdr eh;
 	struct stat st;
 	uint64_t phnum;
-	int rc;
+	bool ok = true;
 
 	memset(info, 0, sizeof(*info));
 	if (!kcore) {
 		if (fstat(fd, &st)) {
 			kmp_seterr(err, KMP_ERR_DUMP, "cannot stat core %s: %s", path, strerror(errno));
-			return KMP_ECORE;
+			return false;
 		}
 		info->file_size = (uint64_t)st.st_size;
 	}
 	if (!read_at(fd, 0, &eh, sizeof(eh))) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s is too short for an ELF header (%zu bytes)", path,
 			   sizeof(eh));
-		return KMP_ECORE;
+		return false;
 	}
-	rc = check_ehdr(&eh, path, err);
-	if (rc != KMP_OK)
-		return rc;
+	if (!check_ehdr(&eh, path, err))
+		return false;
 	phnum = eh.e_phnum;
 	if (!kcore && eh.e_shoff &&
 	    !inside(eh.e_shoff, (uint64_t)(eh.e_shnum ? eh.e_shnum : 1) * sizeof(Elf64_Shdr),
@@ -275,7 +274,7 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 			   PRIu64 ") lies outside the file (%" PRIu64 " bytes) (damaged header, "
 			   "or truncated?)", path, eh.e_shnum, (uint64_t)eh.e_shoff,
 			   info->file_size);
-		return KMP_ECORE;
+		return false;
 	}
 	if (phnum == PN_XNUM) {
 		/* More than 65534 program headers: the count is in section 0's sh_info. */
@@ -284,14 +283,14 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 		if (!eh.e_shoff || !read_at(fd, eh.e_shoff, &sh0, sizeof(sh0))) {
 			kmp_seterr(err, KMP_ERR_DUMP, "core %s: e_phnum says the program header count is in "
 				   "section header 0, which cannot be read", path);
-			return KMP_ECORE;
+			return false;
 		}
 		phnum = sh0.sh_info;
 	}
 	if (phnum == 0 || phnum > KMP_ELF_MAX_PHNUM) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: %" PRIu64 " program headers (damaged header?)", path,
 			   phnum);
-		return KMP_ECORE;
+		return false;
 	}
 	info->phnum = (uint32_t)phnum;
 	if (eh.e_phoff < sizeof(eh) ||
@@ -300,20 +299,20 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 			   "offset %" PRIu64 ") lies outside the file (%" PRIu64 " bytes) "
 			   "(damaged header, or truncated?)", path, phnum, (uint64_t)eh.e_phoff,
 			   info->file_size);
-		return KMP_ECORE;
+		return false;
 	}
 	phs = malloc(phnum * sizeof(*phs));
 	if (!phs) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for %" PRIu64 " program headers", phnum);
-		return KMP_ECORE;
+		return false;
 	}
 	if (!read_at(fd, eh.e_phoff, phs, phnum * sizeof(*phs))) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: cannot read its %" PRIu64 " program headers at offset %"
 			   PRIu64, path, phnum, (uint64_t)eh.e_phoff);
-		rc = KMP_ECORE;
+		ok = false;
 		goto out;
 	}
-	for (uint32_t i = 0; i < phnum && rc == KMP_OK; i++) {
+	for (uint32_t i = 0; i < phnum && ok; i++) {
 		const Elf64_Phdr *ph = &phs[i];
 
 		if (ph->p_type == PT_NOTE) {
@@ -323,20 +322,20 @@ int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *inf
 					   " bytes) (damaged header, or truncated?)", path, i,
 					   (uint64_t)ph->p_filesz, (uint64_t)ph->p_offset,
 					   info->file_size);
-				rc = KMP_ECORE;
+				ok = false;
 				break;
 			}
-			rc = check_notes(fd, path, ph, i, info, err);
+			ok = check_notes(fd, path, ph, i, info, err);
 		} else if (ph->p_type == PT_LOAD) {
-			rc = check_load(path, ph, i, kcore, info, err);
+			ok = check_load(path, ph, i, kcore, info, err);
 		}
 	}
-	if (rc == KMP_OK && !info->nload) {
+	if (ok && !info->nload) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s: an ELF core without memory (no PT_LOAD segment with "
 			   "data)", path);
-		rc = KMP_ECORE;
+		ok = false;
 	}
 out:
 	free(phs);
-	return rc;
+	return ok;
 }

@@ -35,9 +35,9 @@ bool kmp_is_elf(const unsigned char *magic, size_t len);
  * notes inside their segment; PT_LOAD data past the end is counted in
  * @info as cut short, not an error).  With @kcore (/proc/kcore, whose size
  * stat cannot tell), the ranges are not checked against the file size but
- * the structure is.  Returns KMP_OK, or KMP_ECORE with @err set.
+ * the structure is.  False with @err set.
  */
-int kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *info,
-		  struct kmp_err *err);
+bool kmp_elf_check(int fd, const char *path, bool kcore, struct kmp_elfcheck *info,
+		   struct kmp_err *err);
 
 #endif

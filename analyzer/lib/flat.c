@@ -88,7 +88,7 @@ static bool add_rec(struct kmp_flat *flat, size_t *cap, uint64_t off, uint64_t s
 }
 
 /* One pass over the records, in file order; the caller sorts. */
-static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err)
+static bool scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err)
 {
 	uint64_t pos = KMP_FLAT_HEADER_SIZE, size = flat->file_size;
 	size_t cap = 0;
@@ -102,17 +102,17 @@ static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err
 			/* No end marker: the stream was cut here. */
 			flat->truncated = true;
 			flat->cut = pos;
-			return KMP_OK;
+			return true;
 		}
 		if (!read_rechdr(r, pos, h)) {
 			kmp_seterr(err, KMP_ERR_DUMP, "cannot read the flattened record header at byte %" PRIu64
 				   ": %s", pos, strerror(errno));
-			return KMP_ECORE;
+			return false;
 		}
 		off = (int64_t)get_be64(h);
 		len = (int64_t)get_be64(h + 8);
 		if (off == FLAT_END && len == FLAT_END)
-			return KMP_OK;
+			return true;
 		if (off < 0 || len <= 0 || (uint64_t)len > KMP_FLAT_MAX_RECORD ||
 		    off > INT64_MAX - len) {
 			kmp_seterr(err, KMP_ERR_DUMP, "bad flattened record at byte %" PRIu64 ": offset %" PRId64
@@ -122,7 +122,7 @@ static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err
 				   len <= 0 ? "size not positive" :
 				   (uint64_t)len > KMP_FLAT_MAX_RECORD ? "size above 1 GiB" :
 				   "offset + size overflows");
-			return KMP_ECORE;
+			return false;
 		}
 		pos += KMP_FLAT_RECHDR_SIZE;
 		avail = size - pos;
@@ -132,7 +132,7 @@ static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err
 			flat->cut = size;
 			if (avail && !add_rec(flat, &cap, (uint64_t)off, avail, pos))
 				goto nomem;
-			return KMP_OK;
+			return true;
 		}
 		if (!add_rec(flat, &cap, (uint64_t)off, (uint64_t)len, pos))
 			goto nomem;
@@ -140,10 +140,10 @@ static int scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err
 	}
 nomem:
 	kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the index of %zu flattened records", flat->nrecs);
-	return KMP_ECORE;
+	return false;
 }
 
-int kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err)
+bool kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err)
 {
 	struct kmp_flat_rec *shrunk;
 	struct hdr_reader *r = NULL;
@@ -151,44 +151,44 @@ int kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err)
 	uint64_t type, version;
 	struct stat st;
 	ssize_t got;
-	int rc = KMP_ECORE;
+	bool ok = false;
 
 	memset(flat, 0, sizeof(*flat));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "a flattened dump must be a regular file");
-		return KMP_ECORE;
+		return false;
 	}
 	flat->file_size = (uint64_t)st.st_size;
 	got = kmp_real_pread(fd, h, sizeof(h), 0);
 	if (got < 0) {
 		kmp_seterr(err, KMP_ERR_DUMP, "cannot read the flattened header: %s", strerror(errno));
-		return KMP_ECORE;
+		return false;
 	}
 	if (!kmp_flat_detect(h, (size_t)got)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "not a flattened dump (no makedumpfile signature)");
-		return KMP_ECORE;
+		return false;
 	}
 	if ((size_t)got < sizeof(h) || flat->file_size < KMP_FLAT_HEADER_SIZE) {
 		kmp_seterr(err, KMP_ERR_DUMP, "flattened dump truncated inside its header (%" PRIu64 " of %d "
 			   "bytes)", flat->file_size, KMP_FLAT_HEADER_SIZE);
-		return KMP_ECORE;
+		return false;
 	}
 	type = get_be64(h + FLAT_SIG_LEN);
 	version = get_be64(h + FLAT_SIG_LEN + 8);
 	if (type != FLAT_TYPE || version != FLAT_VERSION) {
 		kmp_seterr(err, KMP_ERR_DUMP, "unknown flattened format: type %" PRIu64 ", version %" PRIu64
 			   " (known: type %d, version %d)", type, version, FLAT_TYPE, FLAT_VERSION);
-		return KMP_ECORE;
+		return false;
 	}
 	r = malloc(sizeof(*r));
 	if (!r) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return KMP_ECORE;
+		return false;
 	}
 	r->fd = fd;
 	r->start = 0;
 	r->len = 0;
-	if (scan(flat, r, err) != KMP_OK)
+	if (!scan(flat, r, err))
 		goto out;
 	if (!flat->nrecs) {
 		kmp_seterr(err, KMP_ERR_DUMP, flat->truncated ? "flattened dump truncated before its first record" :
@@ -211,12 +211,12 @@ int kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err)
 		}
 	}
 	flat->end = flat->recs[flat->nrecs - 1].off + flat->recs[flat->nrecs - 1].size;
-	rc = KMP_OK;
+	ok = true;
 out:
 	free(r);
-	if (rc != KMP_OK)
+	if (!ok)
 		kmp_flat_free(flat);
-	return rc;
+	return ok;
 }
 
 void kmp_flat_free(struct kmp_flat *flat)

@@ -48,12 +48,12 @@ bool kmp_flat_detect(const void *head, size_t len);
 
 /*
  * Index the flattened file open on @fd (read with the real pread(), so
- * @fd may be hooked).  KMP_OK, or KMP_ECORE with @err set: not a
+ * @fd may be hooked).  False with @err set: not a
  * flattened file, bad header, a bad record (negative or absurd offset or
  * size, offset + size overflowing, records overlapping), no records.
  * Memory: one struct kmp_flat_rec per record.
  */
-int kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err);
+bool kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err);
 void kmp_flat_free(struct kmp_flat *flat);
 
 /*

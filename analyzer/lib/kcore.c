@@ -101,7 +101,7 @@ static char *find_vmcoreinfo(Elf *elf, const GElf_Phdr *ph)
 	return NULL;
 }
 
-int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
+bool kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
 {
 	struct kcore *k = calloc(1, sizeof(*k));
 	size_t nph;
@@ -109,7 +109,7 @@ int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
 	if (!k) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		close(fd);
-		return KMP_ECORE;
+		return false;
 	}
 	k->fd = fd;
 	elf_version(EV_CURRENT);
@@ -143,7 +143,7 @@ int kmp_kcore_open(struct kmp_core *core, int fd, struct kmp_err *err)
 	core->mem.priv = k;
 	core->mem.live = true;
 	snprintf(core->format, sizeof(core->format), "kcore");
-	return KMP_OK;
+	return true;
 fail:
 	if (k->elf)
 		elf_end(k->elf);
@@ -152,5 +152,5 @@ fail:
 	close(fd);
 	free(core->vmcoreinfo);
 	core->vmcoreinfo = NULL;
-	return KMP_ECORE;
+	return false;
 }

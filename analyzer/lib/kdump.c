@@ -232,14 +232,14 @@ static const struct kmp_mem_ops kdump_ops = {
  * crashed it), on the reassembled view: @fd is hooked, so pread() reads
  * through the index.
  */
-static int check_flat_elf(const struct kmp_core *core, int fd, struct kmp_err *err)
+static bool check_flat_elf(const struct kmp_core *core, int fd, struct kmp_err *err)
 {
 	unsigned char magic[16];
 	struct kmp_elfcheck ec;
 
 	if (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
 	    !kmp_is_elf(magic, sizeof(magic)))
-		return KMP_OK;
+		return true;
 	return kmp_elf_check(fd, core->path, false, &ec, err);
 }
 
@@ -270,8 +270,8 @@ static const char *past_what(const struct kdump *k)
 	return "past the end of the reassembled dump: if it is a dump, it is truncated";
 }
 
-int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
-		   struct kmp_err *err)
+bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
+		    struct kmp_err *err)
 {
 	struct kmp_flat *flat = info->flat;
 	struct kdump *k = calloc(1, sizeof(*k));
@@ -290,7 +290,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 			kmp_flat_free(flat);
 			free(flat);
 		}
-		return KMP_ECORE;
+		return false;
 	}
 	k->fd = fd;
 	k->flat = flat;
@@ -317,7 +317,7 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 		kmp_seterr(err, KMP_ERR_DUMP, "cannot watch the reads of %s", core->path);
 		goto fail;
 	}
-	if (flat && check_flat_elf(core, fd, err) != KMP_OK)
+	if (flat && !check_flat_elf(core, fd, err))
 		goto fail;
 	hits = kmp_fdhook_hits(fd);
 	st = kdump_open_fd(k->ctx, fd);
@@ -360,8 +360,8 @@ int kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *inf
 	snprintf(core->format, sizeof(core->format), "%s%s", flat ? "flattened " : "", fmt);
 	core->mem.ops = &kdump_ops;
 	core->mem.priv = k;
-	return KMP_OK;
+	return true;
 fail:
 	kdump_free_all(k);
-	return KMP_ECORE;
+	return false;
 }

@@ -9,9 +9,10 @@
 #include <stdint.h>
 
 /*
- * Exit statuses; documented in --help and kmempool(1).  The library
- * returns KMP_OK or a failure; which status a failure becomes is decided
- * once, by kmp_exit_status() from the error's kind.
+ * Exit statuses; documented in --help and kmempool(1).  Library functions
+ * never return one: they return true, or false with one struct kmp_err
+ * whose kind says what failed; which status a failure becomes is decided
+ * once, by kmp_exit_status() from that kind (the front ends call it).
  */
 enum kmp_exit {
 	KMP_OK = 0,		/* complete report */

@@ -448,93 +448,124 @@ static bool retry_worth(const struct kmp_err *err)
 	       err->kind != KMP_ERR_FORMAT;
 }
 
-int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
-		   const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
-		   struct kmp_pools *st, struct kmp_err *err)
+/*
+ * Walk from the head until a walk ends well, or (live memory) up to
+ * KMP_LIVE_ATTEMPTS times; the last walk's status, with @why and @last.
+ * *@same: every failed walk failed the same way at the same place.
+ * False with @err when a restart of the sink failed.
+ */
+static bool walk_attempts(struct pools_arg *a, uint64_t head, enum kmp_walk_status *ws,
+			  struct kmp_err *why, uint64_t *last, bool *same, struct kmp_err *err)
 {
-	struct pools_arg a = { .mem = mem, .l = l, .lim = lim, .sink = sink, .st = st };
-	enum kmp_walk_status ws = KMP_WALK_BROKEN;
-	size_t size = l->pool_size ? l->pool_size : 1;
-	struct kmp_err why = { 0 }, first = { 0 };
-	uint64_t last = head;
-	bool same = true;
-	int rc = KMP_OK;
+	const struct kmp_pool_sink *sink = a->sink;
+	struct kmp_pools *st = a->st;
+	struct kmp_err first = { 0 };
 
-	a.buf = malloc(size);
-	a.again = malloc(size);
-	if (mem->live)
-		a.kept = calloc(NOTES_KEPT, sizeof(*a.kept));
-	if (!a.buf || !a.again || (mem->live && !a.kept)) {
-		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		rc = KMP_ENOMEM;
-		goto out;
-	}
 	st->attempts = 0;
-	while (st->attempts < (mem->live ? KMP_LIVE_ATTEMPTS : 1)) {
+	*same = true;
+	while (st->attempts < (a->mem->live ? KMP_LIVE_ATTEMPTS : 1)) {
 		if (st->attempts++) {
 			struct timespec pause = { 0, kmp_live_pause_ns * st->attempts };
 
 			if (pause.tv_nsec)
 				nanosleep(&pause, NULL);
-			if (sink->restart && !sink->restart(sink->arg, err)) {
-				rc = KMP_EOUTPUT;
-				goto out;
-			}
+			if (sink->restart && !sink->restart(sink->arg, err))
+				return false;
 		}
 		st->skipped = st->uncounted = 0;
-		a.nkept = a.dropped = 0;
+		a->nkept = a->dropped = 0;
 		/* Format 1.2: "now" for the waits, read again for each live walk. */
-		a.have_now = l->v12 && st->clock.jiffies_addr &&
-			     kmp_read_uint(mem, st->clock.jiffies_addr, st->clock.jiffies_size,
-					   &a.now, &why);
-		ws = kmp_list_walk(mem, l, head, lim->max_pools, pool_visit, &a, &last, &why);
-		if (ws == KMP_WALK_DONE || !mem->live || !retry_worth(&why))
+		a->have_now = a->l->v12 && st->clock.jiffies_addr &&
+			      kmp_read_uint(a->mem, st->clock.jiffies_addr, st->clock.jiffies_size,
+					    &a->now, why);
+		*ws = kmp_list_walk(a->mem, a->l, head, a->lim->max_pools, pool_visit, a, last,
+				    why);
+		if (*ws == KMP_WALK_DONE || !a->mem->live || !retry_worth(why))
 			break;
 		/* The same failure at the same place every time is not a change. */
 		if (st->attempts == 1)
-			first = why;
-		else if (why.kind != first.kind || why.addr != first.addr ||
-			 strcmp(why.msg, first.msg))
-			same = false;
+			first = *why;
+		else if (why->kind != first.kind || why->addr != first.addr ||
+			 strcmp(why->msg, first.msg))
+			*same = false;
 	}
-	flush_notes(&a);
-	if (ws != KMP_WALK_DONE) {
-		char what[KMP_ERRLEN + 64];
+	return true;
+}
 
-		if (ws == KMP_WALK_STOPPED)
-			snprintf(what, sizeof(what), "mempool_list entry after 0x%" PRIx64 ": %s",
-				 last, why.msg);
-		else
-			snprintf(what, sizeof(what), "mempool_list: %s", why.msg);
-		if (why.kind == KMP_ERR_OUTPUT || why.kind == KMP_ERR_NOMEM)
-			*err = why;	/* the caller's trouble, not the list's */
-		else if (mem->live && retry_worth(&why) && !same)
-			kmp_fault(err, KMP_ERR_CHANGED, why.has_addr ? why.addr : last,
-				  "changed while it was read (%u walks from the head); the last "
-				  "walk: %s", st->attempts, what);
-		else if (mem->live && retry_worth(&why))
-			kmp_wraperr(err, &why, "%s (the same in %u walks from the head)", what,
-				    st->attempts);
-		else
-			kmp_wraperr(err, &why, "%s", what);
-		rc = KMP_EPARTIAL;
-	} else if (mem->live && !st->skipped && st->uncounted) {
+/* The walk stopped at @last (@ws, @why): @err says where and why. */
+static void walk_broken(const struct pools_arg *a, enum kmp_walk_status ws,
+			const struct kmp_err *why, uint64_t last, bool same, struct kmp_err *err)
+{
+	char what[KMP_ERRLEN + 64];
+	bool live = a->mem->live && retry_worth(why);
+
+	if (ws == KMP_WALK_STOPPED)
+		snprintf(what, sizeof(what), "mempool_list entry after 0x%" PRIx64 ": %s", last,
+			 why->msg);
+	else
+		snprintf(what, sizeof(what), "mempool_list: %s", why->msg);
+	if (why->kind == KMP_ERR_OUTPUT || why->kind == KMP_ERR_NOMEM)
+		*err = *why;	/* the caller's trouble, not the list's */
+	else if (live && !same)
+		kmp_fault(err, KMP_ERR_CHANGED, why->has_addr ? why->addr : last,
+			  "changed while it was read (%u walks from the head); the last walk: %s",
+			  a->st->attempts, what);
+	else if (live)
+		kmp_wraperr(err, why, "%s (the same in %u walks from the head)", what,
+			    a->st->attempts);
+	else
+		kmp_wraperr(err, why, "%s", what);
+}
+
+/* A walk that reached the head again: complete, or pools left out or uncounted. */
+static bool walk_done(const struct pools_arg *a, struct kmp_err *err)
+{
+	const struct kmp_pools *st = a->st;
+
+	if (a->mem->live && !st->skipped && st->uncounted) {
 		kmp_seterr(err, KMP_ERR_CHANGED, "%zu wait queue(s) changed while read and could "
 			   "not be counted (each named above, printed as ?); the rest of the report "
 			   "is complete", st->uncounted);
-		rc = KMP_EPARTIAL;
-	} else if (st->skipped || st->uncounted) {
+		return false;
+	}
+	if (st->skipped || st->uncounted) {
 		kmp_seterr(err, KMP_ERR_CORRUPT,
 			   "%zu mempool(s) left out as corrupt, %zu wait queue(s) not counted "
 			   "(each named above); the rest of the report is complete",
 			   st->skipped, st->uncounted);
-		rc = KMP_EPARTIAL;
+		return false;
 	}
-out:
+	return true;
+}
+
+bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		    const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
+		    struct kmp_pools *st, struct kmp_err *err)
+{
+	struct pools_arg a = { .mem = mem, .l = l, .lim = lim, .sink = sink, .st = st };
+	enum kmp_walk_status ws = KMP_WALK_BROKEN;
+	size_t size = l->pool_size ? l->pool_size : 1;
+	struct kmp_err why = { 0 };
+	uint64_t last = head;
+	bool same, ok = false;
+
+	a.buf = malloc(size);
+	a.again = malloc(size);
+	if (mem->live)
+		a.kept = calloc(NOTES_KEPT, sizeof(*a.kept));
+	if (!a.buf || !a.again || (mem->live && !a.kept))
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+	else if (walk_attempts(&a, head, &ws, &why, &last, &same, err)) {
+		flush_notes(&a);
+		if (ws != KMP_WALK_DONE)
+			walk_broken(&a, ws, &why, last, same, err);
+		else
+			ok = walk_done(&a, err);
+	}
 	free(a.buf);
 	free(a.again);
 	free(a.kept);
-	return rc;
+	return ok;
 }
 
 static bool collect(const struct kmp_pool *p, void *arg, struct kmp_err *err)
@@ -580,9 +611,9 @@ static bool collect_restart(void *arg, struct kmp_err *err)
 	return true;
 }
 
-int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
-		   const struct kmp_limits *lim, struct kmp_pools *out,
-		   struct kmp_err *err)
+bool kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		    const struct kmp_limits *lim, struct kmp_pools *out,
+		    struct kmp_err *err)
 {
 	struct kmp_pool_sink sink = { collect, collect_restart, out };
 
@@ -642,9 +673,9 @@ static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
 	return true;
 }
 
-int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-		     const struct kmp_limits *lim, const struct kmp_clock *clock,
-		     kmp_waiter_fn fn, void *arg, struct kmp_err *err)
+bool kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+		      const struct kmp_limits *lim, const struct kmp_clock *clock,
+		      kmp_waiter_fn fn, void *arg, struct kmp_err *err)
 {
 	struct waiters_arg a = { mem, l, fn, arg, false, 0, 0 };
 	struct kmp_err why;
@@ -655,14 +686,15 @@ int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t p
 	a.hz = clock ? clock->hz : 0;
 
 	if (!l->have_tasks) {
-		kmp_seterr(err, KMP_ERR_CORRUPT, "the debug info lacks wait_queue_entry or task_struct members");
-		return KMP_EFORMAT;
+		kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks wait_queue_entry or task_struct "
+			   "members: the tasks waiting on a pool cannot be read");
+		return false;
 	}
 	if (kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, lim->max_waiters,
 			  waiter_visit, &a, &last, &why) == KMP_WALK_DONE)
-		return KMP_OK;
+		return true;
 	kmp_wraperr(err, &why, "wait queue of mempool at 0x%" PRIx64 ": %s", pool, why.msg);
-	return KMP_EPARTIAL;
+	return false;
 }
 
 const char *kmp_task_state(uint64_t state)

@@ -91,9 +91,10 @@ extern long kmp_live_pause_ns;
 /*
  * Walk the pools on the list at @head and send each to @sink; @st gets
  * the counts (skipped, uncounted, attempts; its note, note_arg are the
- * caller's; its v, n are not used).  Returns KMP_OK, or a failure with
- * @err (its kind says which: a fault or corrupt data ended the walk,
- * pools were left out, live memory kept changing).
+ * caller's; its v, n are not used).  Returns true for a complete walk,
+ * else false with @err (its kind says which: a fault or corrupt data ended
+ * the walk, pools were left out, live memory kept changing, the sink
+ * failed, no memory).
  *
  * A pool whose name, owner or instance breaks the kernel's rule, or
  * whose counters break 0 <= low_nr <= curr_nr <= min_nr (which the kernel
@@ -104,28 +105,30 @@ extern long kmp_live_pause_ns;
  * sent; a walk that meets an inconsistency is started again from the
  * head, at most KMP_LIVE_ATTEMPTS times, and then fails as "changed".
  */
-int kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
-		   const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
-		   struct kmp_pools *st, struct kmp_err *err);
+bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		    const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
+		    struct kmp_pools *st, struct kmp_err *err);
 
 /*
  * The same, collecting every pool into @out (whose note, note_arg the
  * caller may set).  On failure @out holds the pools read before it.
  */
-int kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
-		   const struct kmp_limits *lim, struct kmp_pools *out,
-		   struct kmp_err *err);
+bool kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		    const struct kmp_limits *lim, struct kmp_pools *out,
+		    struct kmp_err *err);
 void kmp_pools_free(struct kmp_pools *p);
 
 /*
  * Read the tasks waiting on the pool at @pool (its wait queue); @fn is
  * called for each.  @clock (may be NULL) gives their wait times on a
- * format 1.2 kernel.  Returns KMP_OK or KMP_EPARTIAL.
+ * format 1.2 kernel.  False with @err when the queue could not be read to
+ * its end (the tasks before were given to @fn), or (kind format) the
+ * debug info lacks the members.
  */
 typedef void (*kmp_waiter_fn)(const struct kmp_waiter *w, void *arg);
-int kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-		     const struct kmp_limits *lim, const struct kmp_clock *clock,
-		     kmp_waiter_fn fn, void *arg, struct kmp_err *err);
+bool kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+		      const struct kmp_limits *lim, const struct kmp_clock *clock,
+		      kmp_waiter_fn fn, void *arg, struct kmp_err *err);
 
 /*
  * Seconds from @since to @now (jiffies) at @hz; a @since after @now (a

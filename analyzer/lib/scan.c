@@ -361,12 +361,12 @@ static bool scan_vmalloc(struct scanner *s, struct kmp_err *err)
 	return ok;
 }
 
-int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
-	     kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err)
+bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
+	      kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err)
 {
 	struct scanner s = { .k = k, .sl = sl, .fn = fn, .arg = arg, .st = st };
 	struct kmp_err verr;
-	int rc = KMP_OK;
+	bool ok = true;
 
 	memset(st, 0, sizeof(*st));
 	s.buf = malloc(CHUNK);
@@ -375,7 +375,7 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 		free(s.buf);
 		free(s.caches);
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return KMP_EPARTIAL;
+		return false;
 	}
 	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
 		scan_range(&s, k->ro_after_init, k->ro_after_init_end, KMP_IN_KERNEL);
@@ -389,11 +389,11 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 	if (!k->mods.complete) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "the module list could not be read (%s): pools in modules "
 			   "may be missing", k->mods.why);
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
-	if (!scan_vmalloc(&s, &verr) && rc == KMP_OK) {
+	if (!scan_vmalloc(&s, &verr) && ok) {
 		*err = verr;
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
 	if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
 		scan_slabs(&s, sl->max_pfn);
@@ -402,20 +402,20 @@ int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64
 			   "the debug info lacks struct page/slab/kmem_cache members, or "
 			   "page_offset_base/vmemmap_base are unknown" :
 			   "max_pfn is unknown or beyond the bound");
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
-	if (rc == KMP_OK && s.gave_up) {
+	if (ok && s.gave_up) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "no struct pages for 64 GiB of memory before pfn 0x%" PRIx64
 			   " (max_pfn 0x%" PRIx64 " looks wrong): slabs beyond were not searched",
 			   s.gave_up, sl->max_pfn);
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
-	if (rc == KMP_OK && st->unreadable[KMP_IN_SLAB]) {
+	if (ok && st->unreadable[KMP_IN_SLAB]) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "%" PRIu64 " slabs could not be read: pools in them are missing",
 			   st->unreadable[KMP_IN_SLAB]);
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
 	free(s.buf);
 	free(s.caches);
-	return rc;
+	return ok;
 }

@@ -42,12 +42,12 @@ struct kmp_scan_stats {
 };
 
 /*
- * Scan; @fn is called for each pool.  Returns KMP_OK, or KMP_EPARTIAL
- * with @err set when a whole region kind could not be searched (no slab
- * layout, say); chunks that a dump leaves out are counted, not errors.
+ * Scan; @fn is called for each pool.  Returns true, or false with @err
+ * set when a whole region kind could not be searched (no slab layout,
+ * say); chunks that a dump leaves out are counted, not errors.
  * @max_pfn_cap bounds the struct page walk.
  */
-int kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
-	     kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err);
+bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
+	      kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err);
 
 #endif

@@ -219,14 +219,13 @@ static void print_head(FILE *f, const struct kmp_kernel *k, const struct kmp_sca
 }
 
 static void print_tail(FILE *f, const struct kmp_scanreport_opts *o, size_t n,
-		       const struct kmp_scan_stats *st, int rc, const struct kmp_err *err)
+		       const struct kmp_scan_stats *st, bool ok, const struct kmp_err *err)
 {
 	if (o->json) {
 		fprintf(f, "\n], \"scanned_bytes\": %" PRIu64 ", \"slabs\": %" PRIu64
 			", \"candidates\": %" PRIu64 ", \"rejected\": %" PRIu64 ", \"complete\": %s",
-			st->bytes, st->slabs, st->candidates, st->rejected,
-			rc == KMP_OK ? "true" : "false");
-		if (rc != KMP_OK) {
+			st->bytes, st->slabs, st->candidates, st->rejected, ok ? "true" : "false");
+		if (!ok) {
 			fputs(", \"reason\": ", f);
 			kmp_json_string(f, err->msg);
 		}
@@ -288,16 +287,16 @@ static void note_bad(const struct kmp_found *x, const struct kmp_series_vals *sv
 		fprintf(stderr, "kmempool: scan: more mempools like these are not named here\n");
 }
 
-int kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming *nm,
-			 const struct kmp_scanreport_opts *o, const struct kmp_found *v, size_t n,
-			 const struct kmp_scan_stats *st, int rc, struct kmp_err *err)
+bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming *nm,
+			  const struct kmp_scanreport_opts *o, const struct kmp_found *v, size_t n,
+			  const struct kmp_scan_stats *st, bool ok, struct kmp_err *err)
 {
 	struct kmp_series_vals *sv = malloc(sizeof(*sv));
 	size_t nbad = 0;
 
 	if (!sv) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return KMP_EPARTIAL;
+		return false;
 	}
 	prepare_names(nm, v, n);
 	print_head(f, k, o);
@@ -318,32 +317,32 @@ int kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming 
 			print_text(f, &v[i], name, waiting, wk, sv);
 	}
 	free(sv);
-	if (nbad && rc == KMP_OK) {
+	if (nbad && ok) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "%zu mempool(s) whose counters or name on mempool_list "
 			   "break the kernel's rules (printed as ?, named above)", nbad);
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
-	print_tail(f, o, n, st, rc, err);
+	print_tail(f, o, n, st, ok, err);
 	print_stats(o, st);
-	return rc;
+	return ok;
 }
 
-int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-		   struct kmp_naming *nm, const struct kmp_scanreport_opts *o,
-		   struct kmp_err *err)
+bool kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		    struct kmp_naming *nm, const struct kmp_scanreport_opts *o,
+		    struct kmp_err *err)
 {
 	struct found_all all = { 0 };
 	struct kmp_scan_stats st;
-	int rc;
+	bool ok;
 
-	rc = kmp_scan(k, sl, o->max_pfn, collect, &all, &st, err);
-	if (all.oom && rc == KMP_OK) {
+	ok = kmp_scan(k, sl, o->max_pfn, collect, &all, &st, err);
+	if (all.oom && ok) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting pools");
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
 	if (all.n > 1)	/* qsort()'s base may not be NULL, even for 0 elements */
 		qsort(all.v, all.n, sizeof(*all.v), by_addr);
-	rc = kmp_scanreport_print(f, k, nm, o, all.v, all.n, &st, rc, err);
+	ok = kmp_scanreport_print(f, k, nm, o, all.v, all.n, &st, ok, err);
 	free(all.v);
-	return rc;
+	return ok;
 }

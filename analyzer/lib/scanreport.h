@@ -36,17 +36,17 @@ void kmp_scan_series_read(const struct kmp_kernel *k, const struct kmp_poolinfo 
 			  struct kmp_series_vals *sv);
 
 /*
- * Print the @n pools at @v (sorted by address) that a scan found, @rc and
+ * Print the @n pools at @v (sorted by address) that a scan found, @ok and
  * @err its result; a pool whose series values break the kernel's rules
- * makes a complete scan partial.  Returns KMP_OK or KMP_EPARTIAL.
+ * makes a complete scan partial.  Returns true, or false with @err.
  */
-int kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming *nm,
-			 const struct kmp_scanreport_opts *o, const struct kmp_found *v, size_t n,
-			 const struct kmp_scan_stats *st, int rc, struct kmp_err *err);
+bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming *nm,
+			  const struct kmp_scanreport_opts *o, const struct kmp_found *v, size_t n,
+			  const struct kmp_scan_stats *st, bool ok, struct kmp_err *err);
 
-/* Scan, then print.  Returns KMP_OK, KMP_EPARTIAL or KMP_EFORMAT with @err set. */
-int kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-		   struct kmp_naming *nm, const struct kmp_scanreport_opts *o,
-		   struct kmp_err *err);
+/* Scan, then print.  Returns true for a complete scan, else false with @err. */
+bool kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		    struct kmp_naming *nm, const struct kmp_scanreport_opts *o,
+		    struct kmp_err *err);
 
 #endif

@@ -48,7 +48,7 @@ static uint64_t page_size(const char *vmcoreinfo)
  * gave; with it, the vmlinux by the dump's build ID from debuginfod (its
  * cache first), or that error saying why debuginfod had none.
  */
-static int find_debuginfod(struct kmp_session *s, char *path, size_t len, struct kmp_err *err)
+static bool find_debuginfod(struct kmp_session *s, char *path, size_t len, struct kmp_err *err)
 {
 	const char *rel = s->vi.osrelease[0] ? s->vi.osrelease : "?";
 	const char *bid = s->vi.build_id[0] ? s->vi.build_id : "?";
@@ -57,34 +57,32 @@ static int find_debuginfod(struct kmp_session *s, char *path, size_t len, struct
 	if (!kmp_debuginfod_enabled()) {
 		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s (build ID %s); "
 			   "give one with -s", rel, bid);
-		return KMP_EVMLINUX;
+		return false;
 	}
 	if (!s->vi.build_id[0]) {
 		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s on disk, and no "
 			   "build ID in the dump to ask debuginfod for; give one with -s", rel);
-		return KMP_EVMLINUX;
+		return false;
 	}
 	snprintf(what, sizeof(what), "vmlinux %s", rel);
 	if (!kmp_debuginfod_find(s->vi.build_id, what, path, len, why, sizeof(why))) {
 		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s on disk, and %s; "
 			   "give one with -s", rel, why);
-		return KMP_EVMLINUX;
+		return false;
 	}
-	return KMP_OK;
+	return true;
 }
 
 enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK, S_N };
 
-int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
-		     struct kmp_err *err)
+bool kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
+		      struct kmp_err *err)
 {
 	const char *core = o->core ? o->core : "/proc/kcore";
-	int rc;
 
 	memset(s, 0, sizeof(*s));
-	rc = kmp_core_open(&s->core, core, err);
-	if (rc != KMP_OK)
-		return rc;
+	if (!kmp_core_open(&s->core, core, err))
+		return false;
 	s->core_open = true;
 	return kmp_session_attach(s, o, err);
 }
@@ -112,8 +110,8 @@ static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
 	s->clock.hz = (1000000000u + tick_nsec / 2) / tick_nsec;
 }
 
-int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
-		       struct kmp_err *err)
+bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
+			struct kmp_err *err)
 {
 	struct kmp_sym syms[S_N] = {
 		[S_LIST] = { "mempool_list" },
@@ -133,22 +131,20 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	if (!s->core.vmcoreinfo) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s has no VMCOREINFO: cannot tell the kernel's release "
 			   "or KASLR offset", core);
-		return KMP_ECORE;
+		return false;
 	}
 	if (s->vi.bad[0]) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s has a bad VMCOREINFO line: %s", core, s->vi.bad);
-		return KMP_ECORE;
+		return false;
 	}
 	if (o->vmlinux) {
 		snprintf(path, sizeof(path), "%s", o->vmlinux);
 	} else if (!kmp_find_vmlinux(&s->vi, path, sizeof(path))) {
-		int rc = find_debuginfod(s, path, sizeof(path), err);
-
-		if (rc != KMP_OK)
-			return rc;
+		if (!find_debuginfod(s, path, sizeof(path), err))
+			return false;
 	}
 	if (!kmp_vmlinux_open(&s->vml, path, err))
-		return KMP_EVMLINUX;
+		return false;
 	s->vml_open = true;
 	s->vml.symsrc = o->symsrc;
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
@@ -157,7 +153,7 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 			      syms[S_BANNER].size && syms[S_BANNER].size < sizeof(s->banner) ?
 			      syms[S_BANNER].size : sizeof(s->banner) - 1)) {
 		kmp_seterr(err, KMP_ERR_VMLINUX, "%s: no linux_banner; is this a vmlinux?", path);
-		return KMP_EVMLINUX;
+		return false;
 	}
 	s->banner[sizeof(s->banner) - 1] = '\0';
 	s->banner[strcspn(s->banner, "\n")] = '\0';
@@ -172,25 +168,25 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		    !kmp_build_id_known_broken_banner(s->banner)) {
 			kmp_seterr(err, KMP_ERR_MISMATCH, "vmlinux %s does not match the core: build ID %s, core has %s "
 				   "(--force to use it anyway)", path, s->vml.build_id, s->vi.build_id);
-			return KMP_EMISMATCH;
+			return false;
 		}
 		if (s->vi.osrelease[0] && strcmp(s->vi.osrelease, s->release)) {
 			kmp_seterr(err, KMP_ERR_MISMATCH, "vmlinux %s does not match the core: release %s, core has %s "
 				   "(--force to use it anyway)", path, s->release, s->vi.osrelease);
-			return KMP_EMISMATCH;
+			return false;
 		}
 		memset(membanner, 0, sizeof(membanner));
 		if (!kmp_read_string(&s->core.mem, syms[S_BANNER].addr + s->kaslr, membanner,
 				     sizeof(membanner), &why)) {
 			kmp_wraperr(err, &why, "cannot read linux_banner from %s: %s (--force to skip "
 				   "this check)", core, why.msg);
-			return KMP_ECORE;
+			return false;
 		}
 		membanner[strcspn(membanner, "\n")] = '\0';
 		if (strcmp(membanner, s->banner)) {
 			kmp_seterr(err, KMP_ERR_MISMATCH, "vmlinux %s does not match the core: linux_banner differs "
 				   "(\"%s\" in the core) (--force to use it anyway)", path, membanner);
-			return KMP_EMISMATCH;
+			return false;
 		}
 	}
 	/* Without mempool_list this is a stock kernel: the searches of memory still work. */
@@ -202,26 +198,26 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	s->layout_cu_addr = syms[S_CUFN].found ? syms[S_CUFN].addr : 0;
 	if (!kmp_layout_load(&s->vml, syms[S_CUFN].found ? syms[S_CUFN].addr : 0,
 			     o->no_aranges, &s->layout, err))
-		return KMP_EFORMAT;
+		return false;
 	if (s->series != s->layout.series) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s: mempool_list and the DWARF of struct mempool_s disagree "
 			   "on whether this kernel has the series", path);
-		return KMP_EFORMAT;
+		return false;
 	}
 	if (!s->series)
-		return KMP_OK;
+		return true;
 	if (!syms[S_VERSION].found) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s has no symbol mempool_format_version", path);
-		return KMP_EFORMAT;
+		return false;
 	}
 	if (!kmp_read_string(&s->core.mem, syms[S_VERSION].addr + s->kaslr, s->version,
 			     sizeof(s->version), &why)) {
 		kmp_wraperr(err, &why, "cannot read the /proc/mempool format version: %s", why.msg);
-		return KMP_EFORMAT;
+		return false;
 	}
 	if (s->layout.v12)
 		session_clock(s, &syms[S_JIFFIES], &syms[S_TICK]);
-	return KMP_OK;
+	return true;
 }
 
 void kmp_session_close(struct kmp_session *s)

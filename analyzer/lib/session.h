@@ -43,9 +43,12 @@ struct kmp_session {
 	bool core_open, vml_open;
 };
 
-/* Returns KMP_OK or an exit status with @err set; close in any case. */
-int kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
-		     struct kmp_err *err);
+/*
+ * False with @err set (its kind says what failed; kmp_exit_status() makes
+ * it a status); close in any case.
+ */
+bool kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
+		      struct kmp_err *err);
 void kmp_session_close(struct kmp_session *s);
 
 /*
@@ -54,8 +57,8 @@ void kmp_session_close(struct kmp_session *s);
  * core, the layout, the format version.  For front ends that bring their own
  * memory reader (session_mem.c).
  */
-int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
-		       struct kmp_err *err);
+bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
+			struct kmp_err *err);
 
 /*
  * A session over memory the caller reads (a crash extension: crash's
@@ -66,9 +69,9 @@ int kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
  * ignored.  Same return values as kmp_session_open(); close with
  * kmp_session_close().
  */
-int kmp_session_open_mem(struct kmp_session *s, const struct kmp_options *o,
-			 const struct kmp_mem *mem, const char *vmcoreinfo,
-			 const char *source, const char *format, struct kmp_err *err);
+bool kmp_session_open_mem(struct kmp_session *s, const struct kmp_options *o,
+			  const struct kmp_mem *mem, const char *vmcoreinfo,
+			  const char *source, const char *format, struct kmp_err *err);
 
 /* Try the places drgn looks for a vmlinux; returns false if none fits. */
 bool kmp_find_vmlinux(const struct kmp_vmcoreinfo *vi, char *out, size_t len);

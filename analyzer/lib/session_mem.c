@@ -8,18 +8,18 @@
 
 #include "session.h"
 
-int kmp_session_open_mem(struct kmp_session *s, const struct kmp_options *o,
-			 const struct kmp_mem *mem, const char *vmcoreinfo,
-			 const char *source, const char *format, struct kmp_err *err)
+bool kmp_session_open_mem(struct kmp_session *s, const struct kmp_options *o,
+			  const struct kmp_mem *mem, const char *vmcoreinfo,
+			  const char *source, const char *format, struct kmp_err *err)
 {
 	memset(s, 0, sizeof(*s));
 	if (!o->vmlinux) {
 		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux given");
-		return KMP_EVMLINUX;
+		return false;
 	}
 	if (!mem || !mem->ops || !mem->ops->read) {
 		kmp_seterr(err, KMP_ERR_DUMP, "no memory reader");
-		return KMP_ECORE;
+		return false;
 	}
 	s->core.mem = *mem;
 	/* kmp_session_close() leaves the core alone: core_open stays false. */

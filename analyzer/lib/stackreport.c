@@ -103,16 +103,15 @@ static const char *unknown_reason(const struct kmp_stackwait *w)
 	return w->why;
 }
 
-int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-		    struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
-		    struct kmp_err *err)
+bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		     struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
+		     struct kmp_err *err)
 {
 	struct found fd = { 0 };
 	struct kmp_stackwait_stats st;
 	struct kmp_stackwait_ctx *ctx;
 	size_t npools = 0, nunknown = 0;
-	bool *done;
-	int rc;
+	bool *done, ok;
 
 	/*
 	 * A live kernel changes under the walk: a task that exits between two
@@ -121,34 +120,35 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	 * what one complete pass saw is printed.
 	 */
 	for (int attempt = 0;; attempt++) {
-		rc = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters, collect, &fd, &st,
+		ok = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters, collect, &fd, &st,
 					  &ctx, err);
-		if (rc != KMP_EPARTIAL || !o->live || attempt == KMP_LIVE_RETRIES)
+		if (ok || err->kind == KMP_ERR_FORMAT || err->kind == KMP_ERR_NOMEM || !o->live ||
+		    attempt == KMP_LIVE_RETRIES)
 			break;
 		kmp_stackwait_done(ctx);
 		fd.n = 0;
 		fd.oom = false;
 		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 	}
-	if (rc == KMP_EPARTIAL && o->live)
-		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
-			 " (the kernel kept changing: %d attempts)", KMP_LIVE_RETRIES + 1);
-	if (rc == KMP_EFORMAT) {
+	if (!ok && err->kind == KMP_ERR_FORMAT) {
 		kmp_stackwait_done(ctx);
 		free(fd.v);
-		return rc;
+		return false;
 	}
-	if (fd.oom && rc == KMP_OK) {
+	if (!ok && err->kind != KMP_ERR_NOMEM && o->live)
+		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+			 " (the kernel kept changing: %d attempts)", KMP_LIVE_RETRIES + 1);
+	if (fd.oom && ok) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting waiters");
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
 	for (size_t i = 0; i < fd.n; i++)
 		if (fd.v[i].kind != KMP_SW_WAITING)
 			nunknown++;
-	if (nunknown && rc == KMP_OK) {
+	if (nunknown && ok) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "%zu task(s) in mempool_alloc() whose pool could not be "
 			   "determined (listed in the output)", nunknown);
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
 	done = calloc(fd.n ? fd.n : 1, sizeof(*done));
 	if (o->json) {
@@ -191,7 +191,7 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	} else if (!npools) {
 		fprintf(f, "# no task is waiting on any mempool (%" PRIu64 " tasks, %" PRIu64
 			" in D state%s)\n", st.tasks, st.dstate,
-			rc == KMP_OK ? "" : "; the search was incomplete, see stderr");
+			ok ? "" : "; the search was incomplete, see stderr");
 	}
 	if (!o->json && nunknown)
 		fputs("# tasks in mempool_alloc() whose pool could not be determined:\n", f);
@@ -216,8 +216,8 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	}
 	if (o->json) {
 		fprintf(f, "\n], \"tasks\": %" PRIu64 ", \"tasks_blocked\": %" PRIu64
-			", \"complete\": %s", st.tasks, st.dstate, rc == KMP_OK ? "true" : "false");
-		if (rc != KMP_OK) {
+			", \"complete\": %s", st.tasks, st.dstate, ok ? "true" : "false");
+		if (!ok) {
 			fputs(", \"reason\": ", f);
 			kmp_json_string(f, err->msg);
 		}
@@ -226,5 +226,5 @@ int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	free(done);
 	free(fd.v);
 	kmp_stackwait_done(ctx);
-	return rc;
+	return ok;
 }

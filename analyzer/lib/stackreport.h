@@ -24,9 +24,12 @@ struct kmp_stackreport_opts {
 	const void *json_kernel_arg;
 };
 
-/* Returns KMP_OK, KMP_EPARTIAL or KMP_EFORMAT with @err set. */
-int kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-		    struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
-		    struct kmp_err *err);
+/*
+ * Search and print.  Returns true for a complete search, else false with
+ * @err (kind format: nothing searched, nothing printed).
+ */
+bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+		     struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
+		     struct kmp_err *err);
 
 #endif

@@ -193,21 +193,21 @@ static bool task_visit(const struct kmp_task *t, void *arg, struct kmp_err *err)
 	return true;
 }
 
-int kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-			 uint64_t max_tasks, uint64_t max_waiters, kmp_stackwait_fn fn,
-			 void *arg, struct kmp_stackwait_stats *st,
-			 struct kmp_stackwait_ctx **ctx, struct kmp_err *err)
+bool kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+			  uint64_t max_tasks, uint64_t max_waiters, kmp_stackwait_fn fn,
+			  void *arg, struct kmp_stackwait_stats *st,
+			  struct kmp_stackwait_ctx **ctx, struct kmp_err *err)
 {
 	struct search s = { .k = k, .sl = sl, .max_waiters = max_waiters, .fn = fn,
 			    .arg = arg, .st = st };
-	int rc;
+	bool ok;
 
 	memset(st, 0, sizeof(*st));
 	*ctx = NULL;
 	if (!k->l->have_stacks || !k->l->wqe_func.ok) {
-		kmp_seterr(err, KMP_ERR_CORRUPT, "the debug info lacks the task_struct or wait_queue_entry "
+		kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks the task_struct or wait_queue_entry "
 			   "members the stack search needs");
-		return KMP_EFORMAT;
+		return false;
 	}
 	s.c = calloc(1, sizeof(*s.c));
 	s.stack = malloc(k->thread_size);
@@ -215,16 +215,16 @@ int kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout
 		free(s.c);
 		free(s.stack);
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return KMP_EPARTIAL;
+		return false;
 	}
-	rc = kmp_tasks_each(k, max_tasks, task_visit, &s, err);
+	ok = kmp_tasks_each(k, max_tasks, task_visit, &s, err);
 	free(s.stack);
 	*ctx = s.c;
-	if (rc == KMP_OK && s.partial) {
+	if (ok && s.partial) {
 		*err = s.first;
-		rc = KMP_EPARTIAL;
+		ok = false;
 	}
-	return rc;
+	return ok;
 }
 
 void kmp_stackwait_done(struct kmp_stackwait_ctx *c)

@@ -39,14 +39,15 @@ struct kmp_stackwait_stats {
 /*
  * Search every task.  Pools are validated once each; the struct
  * kmp_poolinfo passed with a waiter stays valid until
- * kmp_stackwait_done().  Returns KMP_OK, or KMP_EPARTIAL (task list broken
- * or a stack unreadable: @err says which) after reporting what it found.
+ * kmp_stackwait_done().  Returns true, or false with @err after reporting
+ * what it found (task list broken or a stack unreadable; kind format: the
+ * debug info lacks the members, nothing searched).
  */
 struct kmp_stackwait_ctx;
-int kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
-			 uint64_t max_tasks, uint64_t max_waiters, kmp_stackwait_fn fn,
-			 void *arg, struct kmp_stackwait_stats *st,
-			 struct kmp_stackwait_ctx **ctx, struct kmp_err *err);
+bool kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+			  uint64_t max_tasks, uint64_t max_waiters, kmp_stackwait_fn fn,
+			  void *arg, struct kmp_stackwait_stats *st,
+			  struct kmp_stackwait_ctx **ctx, struct kmp_err *err);
 void kmp_stackwait_done(struct kmp_stackwait_ctx *ctx);
 
 #endif

@@ -99,21 +99,21 @@ static bool process_visit(uint64_t node, void *arg, struct kmp_err *err)
 	return true;
 }
 
-int kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, void *arg,
-		   struct kmp_err *err)
+bool kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, void *arg,
+		    struct kmp_err *err)
 {
 	struct walk_arg a = { k, fn, arg, max, 0, false, 0 };
 	struct kmp_err why;
 	uint64_t last;
 
 	if (!k->l->have_stacks) {
-		kmp_seterr(err, KMP_ERR_CORRUPT, "the debug info lacks task_struct members for the task list");
-		return KMP_EFORMAT;
+		kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks task_struct members for the task list");
+		return false;
 	}
 	/* init_task (the idle task of CPU 0) heads the list and is no process of it. */
 	if (kmp_list_walk(k->mem, k->l, k->init_task + k->l->task_tasks.off, max,
 			  process_visit, &a, &last, &why) == KMP_WALK_DONE)
-		return KMP_OK;
+		return true;
 	kmp_wraperr(err, &why, "task list: %s", why.msg);
-	return KMP_EPARTIAL;
+	return false;
 }

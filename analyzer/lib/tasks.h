@@ -17,12 +17,12 @@ typedef bool (*kmp_task_fn)(const struct kmp_task *t, void *arg, struct kmp_err 
 
 /*
  * Call @fn for every task: the processes on init_task.tasks and, for each,
- * the other threads of its group.  At most @max tasks.  Returns KMP_OK, or
- * KMP_EPARTIAL with @err naming where the walk broke (the tasks before it
- * were visited).
+ * the other threads of its group.  At most @max tasks.  False with @err
+ * naming where the walk broke (the tasks before it were visited), or (kind
+ * format) that the debug info lacks the members.
  */
-int kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, void *arg,
-		   struct kmp_err *err);
+bool kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, void *arg,
+		    struct kmp_err *err);
 
 /* Read one task's pid, state and comm. */
 bool kmp_task_read(const struct kmp_kernel *k, uint64_t task, struct kmp_task *t,

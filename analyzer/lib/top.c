@@ -78,7 +78,7 @@ static double cpu_ms(void)
 }
 
 static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools *pools,
-			const char *version, const struct kmp_top_opts *o, int rc,
+			const char *version, const struct kmp_top_opts *o, bool ok,
 			const struct kmp_err *err)
 {
 	bool v11 = pools->n && pools->v[0].v11, v12 = pools->n && pools->v[0].v12;
@@ -97,7 +97,7 @@ static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools
 		fputs("\033[H\033[J", f);
 	fprintf(f, "# kmempool top - %s - refresh %" PRIu64 " - format %s - %zu pools, %zu empty, "
 		"%zu with waiters%s\n", when, t->refreshes, version, pools->n, empty, waiting,
-		rc == KMP_OK ? "" : err->kind == KMP_ERR_CHANGED ?
+		ok ? "" : err->kind == KMP_ERR_CHANGED ?
 		" - the list changed while read (partial)" : " - list not read to its end");
 	fprintf(f, "# %-22s %-7s %9s %6s %7s %6s %12s %8s %8s %8s %7s %-*s", "name", "type",
 		"elem_size", "min_nr", "curr_nr", "low_nr", "from_reserve", "+reserve", "waits",
@@ -142,25 +142,25 @@ static void print_table(FILE *f, const struct kmp_top *t, const struct kmp_pools
 		fprintf(f, "# %zu more pools below (terminal too small)\n", pools->n - shown);
 }
 
-int kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struct kmp_layout *l,
-		    uint64_t head, const char *version, const struct kmp_top_opts *o,
-		    struct kmp_err *err)
+bool kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struct kmp_layout *l,
+		     uint64_t head, const char *version, const struct kmp_top_opts *o,
+		     struct kmp_err *err)
 {
 	struct kmp_pools pools = { .clock = o->clock };
 	struct kmp_top_prev *prev;
 	double t0 = cpu_ms();
-	int rc;
+	bool ok;
 
-	rc = kmp_read_pools(mem, l, head, &o->lim, &pools, err);
+	ok = kmp_read_pools(mem, l, head, &o->lim, &pools, err);
 	if (pools.n)
 		qsort(pools.v, pools.n, sizeof(*pools.v), cmp_pool);
 	t->refreshes++;
-	print_table(f, t, &pools, version, o, rc, err);
+	print_table(f, t, &pools, version, o, ok, err);
 	prev = malloc((pools.n ? pools.n : 1) * sizeof(*prev));
 	if (!prev) {
 		kmp_pools_free(&pools);
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return KMP_EPARTIAL;
+		return false;
 	}
 	for (size_t i = 0; i < pools.n; i++)
 		prev[i] = (struct kmp_top_prev){ pools.v[i].addr, pools.v[i].nr_reserve,
@@ -175,14 +175,14 @@ int kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struc
 	t->last_cpu_ms = cpu_ms() - t0;
 	fprintf(f, "# refresh %" PRIu64 ": %.3f ms CPU\n", t->refreshes, t->last_cpu_ms);
 	fflush(f);
-	return rc;
+	return ok;
 }
 
-int kmp_top_run(FILE *f, struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
-		const char *version, const struct kmp_top_opts *o, struct kmp_err *err)
+bool kmp_top_run(FILE *f, struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		 const char *version, const struct kmp_top_opts *o, struct kmp_err *err)
 {
 	struct kmp_top t = { 0 };
-	int rc = KMP_OK;
+	bool ok = true;
 
 	for (uint64_t i = 0; !o->count || i < o->count; i++) {
 		struct timespec ts;
@@ -193,12 +193,13 @@ int kmp_top_run(FILE *f, struct kmp_mem *mem, const struct kmp_layout *l, uint64
 			while (nanosleep(&ts, &ts) && errno == EINTR)
 				;
 		}
-		rc = kmp_top_refresh(f, &t, mem, l, head, version, o, err);
-		if (rc != KMP_OK && rc != KMP_EPARTIAL)
+		ok = kmp_top_refresh(f, &t, mem, l, head, version, o, err);
+		/* A partial refresh is shown and the next one tried; no memory or output ends it. */
+		if (!ok && (err->kind == KMP_ERR_NOMEM || err->kind == KMP_ERR_OUTPUT))
 			break;
 	}
 	kmp_top_free(&t);
-	return rc;
+	return ok;
 }
 
 void kmp_top_free(struct kmp_top *t)

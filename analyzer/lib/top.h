@@ -34,17 +34,20 @@ struct kmp_top {
 
 /*
  * One refresh: read the list at @head, print the table to @f (clearing
- * the screen first when @o->tty).  Returns KMP_OK, or KMP_EPARTIAL with
- * @err set when the list was not read to its end (the pools read are
- * printed); @t keeps the counters for the next refresh's deltas.
+ * the screen first when @o->tty).  Returns true, or false with @err set
+ * when the list was not read to its end (the pools read are printed);
+ * @t keeps the counters for the next refresh's deltas.
  */
-int kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struct kmp_layout *l,
-		    uint64_t head, const char *version, const struct kmp_top_opts *o,
-		    struct kmp_err *err);
+bool kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const struct kmp_layout *l,
+		     uint64_t head, const char *version, const struct kmp_top_opts *o,
+		     struct kmp_err *err);
 
-/* Refresh @o->count times (0: forever), @o->delay seconds apart. */
-int kmp_top_run(FILE *f, struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
-		const char *version, const struct kmp_top_opts *o, struct kmp_err *err);
+/*
+ * Refresh @o->count times (0: forever), @o->delay seconds apart; the last
+ * refresh's result (running out of memory or output ends it early).
+ */
+bool kmp_top_run(FILE *f, struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,
+		 const char *version, const struct kmp_top_opts *o, struct kmp_err *err);
 
 void kmp_top_free(struct kmp_top *t);
 

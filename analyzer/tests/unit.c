@@ -14,6 +14,7 @@
 
 #include <dwarf.h>
 
+#include "core.h"
 #include "dwarfutil.h"
 #include "fake_kernel.h"
 #include "layout_check.h"
@@ -24,6 +25,7 @@
 #include "pools.h"
 #include "printk.h"
 #include "report.h"
+#include "session.h"
 #include "vmlinux.h"
 #include "walk.h"
 
@@ -40,6 +42,12 @@ static const char *test_name;
 			test_failed = 1;				\
 		}							\
 	} while (0)
+
+/* The exit status of a run that ended so: kmp_exit_status(), the one mapping. */
+static int status(bool ok, const struct kmp_err *err, bool opened)
+{
+	return ok ? KMP_OK : kmp_exit_status(err, opened);
+}
 
 static void begin(const char *name)
 {
@@ -178,7 +186,7 @@ static void note_capture(const char *msg, void *arg)
 	nnotes++;
 }
 
-static int read_all(struct fake *f, struct kmp_pools *out, struct kmp_err *err,
+static bool read_all(struct fake *f, struct kmp_pools *out, struct kmp_err *err,
 		    const struct kmp_limits *lim)
 {
 	memset(out, 0, sizeof(*out));
@@ -280,7 +288,7 @@ static void test_empty(void)
 
 	begin("empty list: no pools, complete, header only");
 	fake_init(&f, 0);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "rc: %s", err.msg);
 	CHECK(p.n == 0, "%zu pools", p.n);
 	mf = open_memstream(&text, &len);
 	kmp_report_text(mf, "1.0", &p);
@@ -386,7 +394,7 @@ static void test_one(void)
 	put(pool_bytes(&f, 0), &L.low_nr, 900);
 	put(pool_bytes(&f, 0), &L.nr_reserve, 77);
 	put(pool_bytes(&f, 0), &L.nr_wait, 5);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "rc: %s", err.msg);
 	CHECK(p.n == 1, "%zu pools", p.n);
 	if (p.n == 1) {
 		const struct kmp_pool *q = &p.v[0];
@@ -437,7 +445,7 @@ static void test_one(void)
 		put(pool_bytes(&f, 0), &l11.nr_empty, 0xfffffffe);
 		memset(&p, 0, sizeof(p));
 		p.note = note_capture;
-		CHECK(kmp_read_pools(&f.mem, &l11, HEAD_ADDR, &LIM, &p, &err) == KMP_OK,
+		CHECK(status(kmp_read_pools(&f.mem, &l11, HEAD_ADDR, &LIM, &p, &err), &err, true) == KMP_OK,
 		      "rc: %s", err.msg);
 		CHECK(p.n == 1 && p.v[0].v11 && p.v[0].nr_fail == 3 &&
 		      p.v[0].nr_empty == 0xfffffffe && p.v[0].nr_wait == 5, "1.1 read");
@@ -472,7 +480,7 @@ static void test_many(void)
 
 	begin("10,000 pools, in list order");
 	fake_init(&f, 10000);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "rc: %s", err.msg);
 	CHECK(p.n == 10000, "%zu pools", p.n);
 	for (size_t i = 0; i < p.n && !bad; i++) {
 		char want[32];
@@ -490,7 +498,7 @@ static void test_many(void)
 	{
 		struct kmp_limits lim = { 9999, 10 };
 
-		CHECK(read_all(&f, &p, &err, &lim) == KMP_EPARTIAL, "bound not enforced");
+		CHECK(status(read_all(&f, &p, &err, &lim), &err, true) == KMP_EPARTIAL, "bound not enforced");
 		CHECK(p.n == 9999, "%zu pools before the bound", p.n);
 		CHECK(strstr(err.msg, "more than 9999 entries"), "message: %s", err.msg);
 		kmp_pools_free(&p);
@@ -513,7 +521,7 @@ static void test_cycle(void)
 	begin("cycle back into the list: partial, names node and last good node");
 	fake_init(&f, 5);
 	set_next(&f, pool_node(3), pool_node(1));
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 4, "%zu pools before the cycle", p.n);
 	snprintf(want, sizeof(want), "cycle in list: node 0x%" PRIx64 " (entry 2) comes "
 		 "again after entry 4 (last good node 0x%" PRIx64 ")",
@@ -527,7 +535,7 @@ static void test_cycle(void)
 	begin("self-cycle: a node whose next is itself");
 	fake_init(&f, 3);
 	set_next(&f, pool_node(1), pool_node(1));
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 2, "%zu pools", p.n);
 	snprintf(want, sizeof(want), "cycle in list: node 0x%" PRIx64 " (entry 2) comes "
 		 "again after entry 2", pool_node(1));
@@ -539,7 +547,7 @@ static void test_cycle(void)
 	begin("head whose next is itself after a pool was removed: empty and complete");
 	fake_init(&f, 2);
 	set_next(&f, HEAD_ADDR, HEAD_ADDR);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK && p.n == 0, "rc %s n %zu", err.msg, p.n);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK && p.n == 0, "rc %s n %zu", err.msg, p.n);
 	kmp_pools_free(&p);
 	fake_free(&f);
 	end();
@@ -635,7 +643,7 @@ static void test_broken(void)
 	begin("broken prev link");
 	fake_init(&f, 4);
 	set_prev(&f, pool_node(2), pool_node(0));
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 2, "%zu pools", p.n);
 	snprintf(want, sizeof(want), "broken prev link: node 0x%" PRIx64 " points back to 0x%"
 		 PRIx64 ", expected 0x%" PRIx64, pool_node(2), pool_node(0), pool_node(1));
@@ -647,7 +655,7 @@ static void test_broken(void)
 	begin("next pointer into unmapped memory");
 	fake_init(&f, 4);
 	set_next(&f, pool_node(1), 0xffffc90000abc000ULL);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 2, "%zu pools", p.n);
 	snprintf(want, sizeof(want), "unreadable list node 0xffffc90000abc000 (last good "
 		 "node 0x%" PRIx64 ")", pool_node(1));
@@ -656,11 +664,11 @@ static void test_broken(void)
 	kmp_pools_free(&p);
 
 	set_next(&f, pool_node(1), 0);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "NULL next not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "NULL next not partial");
 	CHECK(strstr(err.msg, "bad next pointer 0x0"), "message: %s", err.msg);
 	kmp_pools_free(&p);
 	set_next(&f, pool_node(1), pool_node(2) + 3);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "misaligned next not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "misaligned next not partial");
 	CHECK(strstr(err.msg, "bad next pointer"), "message: %s", err.msg);
 	kmp_pools_free(&p);
 	fake_free(&f);
@@ -669,8 +677,8 @@ static void test_broken(void)
 	begin("unreadable list head");
 	fake_init(&f, 1);
 	memset(&p, 0, sizeof(p));
-	CHECK(kmp_read_pools(&f.mem, &L, 0xffffffff8ff00000ULL, &LIM, &p, &err) ==
-	      KMP_EPARTIAL, "not partial");
+	CHECK(status(kmp_read_pools(&f.mem, &L, 0xffffffff8ff00000ULL, &LIM, &p, &err), &err,
+		     true) == KMP_EPARTIAL, "not partial");
 	CHECK(strstr(err.msg, "cannot read list head at 0xffffffff8ff00000"),
 	      "message: %s", err.msg);
 	kmp_pools_free(&p);
@@ -688,7 +696,7 @@ static void test_names(void)
 	begin("unreadable name pointer");
 	fake_init(&f, 3);
 	put(pool_bytes(&f, 1), &L.name, 0xdead000000000000ULL);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 1 && !strcmp(p.v[0].name, "pool-0"), "%zu pools", p.n);
 	snprintf(want, sizeof(want), "name of mempool at 0x%" PRIx64, pool_addr(1));
 	CHECK(strstr(err.msg, want) && strstr(err.msg, "0xdead000000000000"),
@@ -700,7 +708,7 @@ static void test_names(void)
 	kmp_pools_free(&p);
 
 	put(pool_bytes(&f, 1), &L.name, 0);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "NULL name not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "NULL name not partial");
 	CHECK(p.n == 2 && !strcmp(p.v[0].name, "pool-0") && !strcmp(p.v[1].name, "pool-2"),
 	      "NULL name: %zu pools (want pool-0 and pool-2)", p.n);
 	snprintf(want, sizeof(want), "mempool at 0x%" PRIx64 " left out as corrupt: it has no "
@@ -720,7 +728,7 @@ static void test_names(void)
 		memset(s, 'x', KMP_NAME_MAX + 4096);
 		put(pool_bytes(&f, 2), &L.name, 0xffff888040000000ULL);
 	}
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 3 && !strcmp(p.v[2].name, "pool-3"), "%zu pools", p.n);
 	CHECK(nnotes == 1 && strstr(notes, "has no NUL within 65536 bytes"), "notes: %s", notes);
 	kmp_pools_free(&p);
@@ -733,7 +741,7 @@ static void test_names(void)
 		put(pool_bytes(&f, 2), &L.name, 0xffff888050000000ULL);
 	}
 	/* Missing data is not corruption: the walk ends there (a prefix is printed). */
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 2, "%zu pools before the unreadable name", p.n);
 	CHECK(strstr(err.msg, "not mapped") && strstr(err.msg, "0xffff88805000000"),
 	      "message: %s", err.msg);
@@ -749,7 +757,7 @@ static void test_names(void)
 		memset(s, 'n', 255);
 		put(pool_bytes(&f, 0), &L.name, 0xffff888060000000ULL);
 	}
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "rc: %s", err.msg);
 	CHECK(p.n == 1 && strlen(p.v[0].name) == 255, "name length %zu",
 	      p.n ? strlen(p.v[0].name) : 0);
 	kmp_pools_free(&p);
@@ -769,7 +777,7 @@ static void test_names(void)
 		memset(t, 'b', 40000);
 		put(pool_bytes(&f, 0), &L.name, 0xffff888060000000ULL);
 		put(pool_bytes(&f, 2), &L.name, 0xffff888070000000ULL);
-		CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+		CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "rc: %s", err.msg);
 		CHECK(p.n == 3 && strlen(p.v[0].name) == 300 && strlen(p.v[2].name) == 40000 &&
 		      !strcmp(p.v[1].name, "pool-1"), "%zu pools", p.n);
 		if (p.n == 3) {
@@ -813,7 +821,7 @@ static void test_names(void)
 				} else {
 					memcpy(f.strs + STR_STRIDE, bad[k].s, bad[k].len + 1);
 				}
-				CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "case %zu/%d: not "
+				CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "case %zu/%d: not "
 				      "partial", k, owner);
 				CHECK(p.n == 2 && !strcmp(p.v[0].name, "pool-0") &&
 				      !strcmp(p.v[1].name, "pool-2"),
@@ -840,7 +848,7 @@ static void test_names(void)
 		memcpy(o, "m\xf6" "d", 4);
 		put(pool_bytes(&f, 0), &L.owner, 0xffff888080000000ULL);
 	}
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "rc: %s", err.msg);
 	CHECK(p.n == 3 && !strcmp(p.v[1].name, "caf\xc3\xa9") && !strcmp(p.v[2].name, "\xa1\xff") &&
 	      !strcmp(p.v[0].owner, "m\xf6" "d"), "%zu pools", p.n);
 	CHECK(nnotes == 0, "notes: %s", notes);
@@ -869,6 +877,73 @@ static bool torn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	return true;
 }
 
+/* A sink that fails with @kind at the first pool (output, no memory). */
+static bool failing_pool(const struct kmp_pool *p, void *arg, struct kmp_err *err)
+{
+	(void)p;
+	kmp_seterr(err, *(const enum kmp_errkind *)arg, "the sink failed");
+	return false;
+}
+
+static void collect_none(const struct kmp_waiter *w, void *arg)
+{
+	(void)w;
+	(void)arg;
+}
+
+/*
+ * Every exit status of kmempool(1) from a failure of the library, through
+ * kmp_exit_status(), the one mapping (1, bad command lines, and whole runs:
+ * tests/badinput.sh and tests/crafted.sh; 7 and 9 only here).
+ */
+static void test_exit_statuses(const char *vmlinux)
+{
+	static const char *const vi_other = "OSRELEASE=9.9.9-other\nPAGESIZE=4096\n";
+	enum kmp_errkind kinds[2] = { KMP_ERR_OUTPUT, KMP_ERR_NOMEM };
+	struct kmp_options o = { .vmlinux = vmlinux };
+	struct kmp_layout nt = L;
+	struct kmp_session s;
+	struct kmp_vmlinux v;
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct kmp_core core;
+	struct fake f;
+
+	begin("exit statuses: each one documented comes from a failure of its kind");
+	fake_init(&f, 3);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "0: %s", err.msg);
+	kmp_pools_free(&p);
+	CHECK(status(kmp_core_open(&core, "/", &err), &err, false) == KMP_ECORE,
+	      "2, a directory as core: %s", err.msg);
+	CHECK(status(kmp_vmlinux_open(&v, "/nonexistent/vmlinux", &err), &err, false) ==
+	      KMP_EVMLINUX, "3, no vmlinux: %s", err.msg);
+	CHECK(status(kmp_session_open_mem(&s, &o, &f.mem, vi_other, "test", "memory", &err), &err,
+		     false) == KMP_EMISMATCH, "4, another release: %s", err.msg);
+	kmp_session_close(&s);
+	set_next(&f, pool_node(0), 0);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL,
+	      "5, a broken list: %s", err.msg);
+	kmp_pools_free(&p);
+	fake_free(&f);
+	/* 6: was 5 - the kind said corrupt where the status said format. */
+	nt.have_tasks = false;
+	fake_init(&f, 3);
+	CHECK(status(kmp_read_waiters(&f.mem, &nt, pool_addr(1), &LIM, NULL, collect_none, NULL,
+				      &err), &err, true) == KMP_EFORMAT,
+	      "6, no task_struct members: %s", err.msg);
+	/* 7: test_live(); 8 and 9: the sink's own failure is the walk's. */
+	for (int i = 0; i < 2; i++) {
+		struct kmp_pool_sink sink = { failing_pool, NULL, &kinds[i] };
+
+		memset(&p, 0, sizeof(p));
+		CHECK(status(kmp_walk_pools(&f.mem, &L, HEAD_ADDR, &LIM, &sink, &p, &err), &err,
+			     true) == (i ? KMP_ENOMEM : KMP_EOUTPUT), "%s: %s",
+		      kmp_errkind_name(kinds[i]), err.msg);
+	}
+	fake_free(&f);
+	end();
+}
+
 static void test_counters(void)
 {
 	static const struct {
@@ -892,7 +967,7 @@ static void test_counters(void)
 		put(pool_bytes(&f, 1), &L.min_nr, (uint64_t)bad[k].min);
 		put(pool_bytes(&f, 1), &L.curr_nr, (uint64_t)bad[k].curr);
 		put(pool_bytes(&f, 1), &L.low_nr, (uint64_t)bad[k].low);
-		CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT,
+		CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT,
 		      "case %zu: not partial, corrupt: %s", k, err.msg);
 		CHECK(p.n == 2 && !strcmp(p.v[0].name, "pool-0") && !strcmp(p.v[1].name, "pool-2"),
 		      "case %zu: %zu pools", k, p.n);
@@ -914,7 +989,7 @@ static void test_counters(void)
 		p.note = note_capture;
 		notes[0] = '\0';
 		nnotes = 0;
-		rc = kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err);
+		rc = status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true);
 		if (left <= 3)
 			CHECK(rc == KMP_OK && p.n == 3 && p.v[1].low_nr == 5 && !nnotes,
 			      "torn %d times: rc %d, %zu pools, notes %s", left, rc, p.n, notes);
@@ -1006,11 +1081,11 @@ static void test_waiters(void)
 	}
 	put(pool_bytes(&f, 1), &L.curr_nr, 0);
 	put(pool_bytes(&f, 1), &L.low_nr, 0);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_OK, "rc: %s", err.msg);
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_OK, "rc: %s", err.msg);
 	CHECK(p.n == 3 && p.v[1].waiting == 3 && p.v[0].waiting == 0 && p.v[2].waiting == 0,
 	      "waiting counts");
 	kmp_pools_free(&p);
-	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, NULL, collect, &s, &err) == KMP_OK,
+	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, NULL, collect, &s, &err),
 	      "waiters: %s", err.msg);
 	CHECK(s.n == 3, "%d waiters", s.n);
 	for (int i = 0; i < 3 && i < s.n; i++) {
@@ -1025,7 +1100,7 @@ static void test_waiters(void)
 
 	begin("corrupt wait queue: the pool and the entry are named");
 	put_at(f.wqes + 0x100, L.wqe_entry.off + L.lh_prev.off, 8, 0x1234);
-	CHECK(read_all(&f, &p, &err, NULL) == KMP_EPARTIAL, "not partial");
+	CHECK(status(read_all(&f, &p, &err, NULL), &err, true) == KMP_EPARTIAL, "not partial");
 	CHECK(p.n == 3, "%zu pools (a bad wait queue costs only its count)", p.n);
 	CHECK(p.n == 3 && p.v[1].waiting_unknown && !p.v[2].waiting_unknown &&
 	      p.v[2].waiting == 0, "counts: an uncounted queue is unknown, not a number");
@@ -1035,8 +1110,8 @@ static void test_waiters(void)
 	CHECK(strstr(err.msg, "1 wait queue(s) not counted"), "message: %s", err.msg);
 	kmp_pools_free(&p);
 	s.n = 0;
-	CHECK(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, NULL, collect, &s, &err) ==
-	      KMP_EPARTIAL, "waiters not partial");
+	CHECK(status(kmp_read_waiters(&f.mem, &L, pool_addr(1), &LIM, NULL, collect, &s, &err),
+		     &err, true) == KMP_EPARTIAL, "waiters not partial");
 	CHECK(s.n == 1, "%d waiters before the bad entry", s.n);
 	fake_free(&f);
 	end();
@@ -1103,7 +1178,7 @@ static void test_live(void)
 
 		fake_init(&f, 3);
 		memset(&p, 0, sizeof(p));
-		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) == KMP_OK &&
+		CHECK(status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true) == KMP_OK &&
 		      p.n == 3 && p.attempts == 1, "quiet walk: %zu pools, %u attempts",
 		      p.n, p.attempts);
 		total = c.reads;
@@ -1122,7 +1197,7 @@ static void test_live(void)
 			p.note = note_capture;
 			notes[0] = '\0';
 			nnotes = 0;
-			rc = kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err);
+			rc = status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true);
 			/* Complete; the victim only whole, under its own name, if read before. */
 			snprintf(want, sizeof(want), "pool-%zu", c.victim);
 			for (size_t i = 0; i < p.n; i++)
@@ -1153,8 +1228,8 @@ static void test_live(void)
 
 		fake_init(&f, 3);
 		memset(&p, 0, sizeof(p));
-		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK,
-		      "a flipping list read as complete");
+		CHECK(status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true) ==
+		      KMP_ECHANGED, "a flipping list: not exit 7");
 		CHECK(err.kind == KMP_ERR_CHANGED && p.attempts == KMP_LIVE_ATTEMPTS,
 		      "kind %s after %u attempts: %s", kmp_errkind_name(err.kind), p.attempts,
 		      err.msg);
@@ -1173,8 +1248,8 @@ static void test_live(void)
 		p.note = note_capture;
 		notes[0] = '\0';
 		nnotes = 0;
-		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK &&
-		      err.kind == KMP_ERR_CHANGED && p.n == 3 && p.v[1].waiting_unknown &&
+		CHECK(status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true) ==
+		      KMP_ECHANGED && err.kind == KMP_ERR_CHANGED && p.n == 3 && p.v[1].waiting_unknown &&
 		      !p.v[0].waiting_unknown && strstr(err.msg, "changed while read") &&
 		      nnotes == 1, "an uncountable live wait queue: kind %s, %zu pools, %d notes: %s",
 		      kmp_errkind_name(err.kind), p.n, nnotes, err.msg);
@@ -1189,7 +1264,7 @@ static void test_live(void)
 		fake_init(&f, 3);
 		set_prev(&f, pool_node(2), pool_node(0));
 		memset(&p, 0, sizeof(p));
-		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK &&
+		CHECK(status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true) != KMP_OK &&
 		      err.kind == KMP_ERR_CORRUPT && p.attempts == KMP_LIVE_ATTEMPTS &&
 		      strstr(err.msg, "broken prev link") && strstr(err.msg, "the same in 8 walks"),
 		      "a steady broken link, live: kind %s after %u walks: %s",
@@ -1201,7 +1276,7 @@ static void test_live(void)
 	fake_init(&f, 3);
 	set_prev(&f, pool_node(2), pool_node(0));
 	memset(&p, 0, sizeof(p));
-	CHECK(kmp_read_pools(&f.mem, &L, HEAD_ADDR, &LIM, &p, &err) != KMP_OK &&
+	CHECK(status(kmp_read_pools(&f.mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true) != KMP_OK &&
 	      err.kind == KMP_ERR_CORRUPT && p.attempts == 1,
 	      "the same in a dump: kind %s, %u attempts: %s", kmp_errkind_name(err.kind),
 	      p.attempts, err.msg);
@@ -1529,6 +1604,7 @@ int main(int argc, char **argv)
 	test_waiters();
 	test_live();
 	test_counters();
+	test_exit_statuses(argv[1]);
 	test_json_escape();
 	test_states();
 	test_panic(argv[1]);

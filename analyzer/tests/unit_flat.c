@@ -29,6 +29,12 @@ static const char *test_name;
 		}							\
 	} while (0)
 
+/* The exit status of a run that ended so: kmp_exit_status(), the one mapping. */
+static int status(bool ok, const struct kmp_err *err, bool opened)
+{
+	return ok ? KMP_OK : kmp_exit_status(err, opened);
+}
+
 static void begin(const char *name)
 {
 	test_name = name;
@@ -123,7 +129,7 @@ static int index_of(const struct stream *s, struct kmp_flat *flat, int *fdp, cha
 	struct kmp_err err = { 0 };
 	int fd = to_fd(s), rc;
 
-	rc = kmp_flat_index(flat, fd, &err);
+	rc = status(kmp_flat_index(flat, fd, &err), &err, false);
 	snprintf(msg, KMP_ERRLEN, "%s", err.msg);
 	if (fdp)
 		*fdp = fd;

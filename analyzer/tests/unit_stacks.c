@@ -20,6 +20,7 @@
 #include "scanreport.h"
 #include "stackreport.h"
 #include "stackwait.h"
+#include "tasks.h"
 #include "vmlinux.h"
 #include "vmsyms.h"
 
@@ -35,6 +36,12 @@ static const char *test_name;
 			test_failed = 1;				\
 		}							\
 	} while (0)
+
+/* The exit status of a run that ended so: kmp_exit_status(), the one mapping. */
+static int status(bool ok, const struct kmp_err *err, bool opened)
+{
+	return ok ? KMP_OK : kmp_exit_status(err, opened);
+}
 
 static void begin(const char *name)
 {
@@ -314,7 +321,7 @@ static void test_search(const char *threads)
 	/* A wait entry below the saved stack pointer is stale: never looked at. */
 	wait_on(&w, 2, 0x700, AUTOREMOVE, 0, RA);
 
-	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
+	rc = status(kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err), &err, true);
 	CHECK(rc == KMP_OK, "rc %d: %s", rc, err.msg);
 	CHECK(st.tasks == 9, "%" PRIu64 " tasks visited, want 9 (init_task heads the list)",
 	      st.tasks);
@@ -418,7 +425,7 @@ static void test_loops(void)
 	wait_on(&w, 1, 40, AUTOREMOVE, head_of(0), RA);
 	/* task 2's saved stack pointer lies outside its stack */
 	putf(task_bytes(&w, 2), &L.task_thread_sp, STACKS);
-	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
+	rc = status(kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err), &err, true);
 	CHECK(rc == KMP_EPARTIAL && strstr(err.msg, "stack of task 102"),
 	      "bad stack pointer: rc %d, %s", rc, err.msg);
 	CHECK(s.n == 1 && s.v[0].task.pid == 101, "the good waiter is still reported");
@@ -428,10 +435,32 @@ static void test_loops(void)
 	putf(at(&w, task_addr(1) + L.task_tasks.off), &L.lh_next,
 	     task_addr(2) + L.task_tasks.off);
 	s.n = 0;
-	rc = kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err);
+	rc = status(kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err), &err, true);
 	CHECK(rc == KMP_EPARTIAL && strstr(err.msg, "task list"), "cycle: rc %d, %s", rc,
 	      err.msg);
 	kmp_stackwait_done(ctx);
+	memimg_free(&w.img);
+	end();
+}
+
+static void test_no_members(void)
+{
+	struct kmp_layout nl = L;
+	struct world w;
+	struct seen s = { .n = 0 };
+	struct kmp_stackwait_stats st;
+	struct kmp_stackwait_ctx *ctx;
+	struct kmp_err err = { 0 };
+
+	begin("stack search without the task_struct members: exit 6 (format), not 5");
+	world_init(&w);
+	nl.have_stacks = false;
+	w.k.l = &nl;
+	CHECK(status(kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err),
+		     &err, true) == KMP_EFORMAT && strstr(err.msg, "lacks"), "%s", err.msg);
+	kmp_stackwait_done(ctx);
+	CHECK(status(kmp_tasks_each(&w.k, 100, NULL, NULL, &err), &err, true) == KMP_EFORMAT,
+	      "the task list: %s", err.msg);
 	memimg_free(&w.img);
 	end();
 }
@@ -500,7 +529,7 @@ static void test_live_retry(void)
 	nm = kmp_naming_new(&w.k, &w.sl, NULL, 0, NULL);
 	o.live = false;
 	f = open_memstream(&text, &len);
-	rc = kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err);
+	rc = status(kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err), &err, true);
 	fclose(f);
 	CHECK(rc == KMP_EPARTIAL && strstr(text, "\"complete\": false"),
 	      "a dump's broken list is partial: rc %d", rc);
@@ -513,7 +542,7 @@ static void test_live_retry(void)
 	c.repaired = false;
 	o.live = true;
 	f = open_memstream(&text, &len);
-	rc = kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err);
+	rc = status(kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err), &err, true);
 	fclose(f);
 	CHECK(rc == KMP_OK && strstr(text, "\"complete\": true") && strstr(text, "\"pid\": 101"),
 	      "live: rc %d, %s: %s", rc, err.msg, text);
@@ -526,7 +555,7 @@ static void test_live_retry(void)
 	c.reads = 0;
 	c.repaired = false;
 	f = open_memstream(&text, &len);
-	rc = kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err);
+	rc = status(kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err), &err, true);
 	fclose(f);
 	CHECK(rc == KMP_EPARTIAL && strstr(err.msg, "kept changing"), "never settles: rc %d, %s",
 	      rc, err.msg);
@@ -547,7 +576,7 @@ static char *scan_print(struct world *w, struct kmp_naming *nm, bool json,
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	*rc = kmp_scanreport_print(f, &w->k, nm, &o, v, n, &st, KMP_OK, err);
+	*rc = status(kmp_scanreport_print(f, &w->k, nm, &o, v, n, &st, true, err), err, true);
 	fclose(f);
 	return text;
 }
@@ -638,7 +667,7 @@ static void test_scan_series(void)
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
 
-		rc = kmp_scanreport(f, &w.k, &w.sl, nm, &o, &err);
+		rc = status(kmp_scanreport(f, &w.k, &w.sl, nm, &o, &err), &err, true);
 		fclose(f);
 		CHECK(rc == KMP_EPARTIAL && strstr(text, "# 0 pools"), "rc %d: %s", rc, text);
 		free(text);
@@ -761,6 +790,7 @@ int main(int argc, char **argv)
 	test_poolcheck();
 	test_loops();
 	test_live_retry();
+	test_no_members();
 	test_scan_series();
 	test_no_local_objects(argv[1]);
 	test_module_search();

@@ -117,7 +117,8 @@ static int refresh(struct out *o, struct kmp_top *t, struct fake *fk)
 	free(o->buf);
 	o->buf = NULL;
 	o->f = open_memstream(&o->buf, &o->len);
-	int rc = kmp_top_refresh(o->f, t, &fk->mem, &L, HEAD_ADDR, "1.0", &opts, &err);
+	bool ok = kmp_top_refresh(o->f, t, &fk->mem, &L, HEAD_ADDR, "1.0", &opts, &err);
+	int rc = ok ? KMP_OK : kmp_exit_status(&err, true);
 
 	fclose(o->f);
 	if (rc != KMP_OK)
