@@ -57,11 +57,16 @@ bool kmp_notes_build_id(const unsigned char *buf, size_t n, char *hex, size_t le
 	return false;
 }
 
-/* The types of the sysfs notes, from the unit of module_notes_read(). */
+/* The types of the sysfs notes, from the unit of module_notes_read() or mod_sysfs_setup(). */
 struct notes_layout {
 	struct kmp_field notes_attrs;		/* in struct module */
 	struct kmp_field build_id;		/* in struct module (may be absent) */
-	struct kmp_field count, attrs;		/* in struct module_notes_attrs */
+	/*
+	 * In struct module_notes_attrs: to 6.x the number of notes and the
+	 * array attrs[]; from 7.x only grp, whose bin_attrs is a
+	 * NULL-terminated array of pointers to the attributes.
+	 */
+	struct kmp_field count, attrs, bin_attrs;
 	struct kmp_field name, size, private;	/* in struct bin_attribute */
 	uint64_t attr_size;			/* sizeof(struct bin_attribute) */
 	bool have_notes;
@@ -73,7 +78,10 @@ static bool notes_layout(const struct kmp_kernel *k, struct notes_layout *nl)
 		{ .name = "module", .tag = DW_TAG_structure_type },
 		{ .name = "module_notes_attrs", .tag = DW_TAG_structure_type },
 		{ .name = "bin_attribute", .tag = DW_TAG_structure_type },
+		{ .name = "attribute_group", .tag = DW_TAG_structure_type },
 	};
+	struct kmp_field grp = { 0 }, list = { 0 };
+	bool counted, listed;
 	/* Code of the unit that defines module_notes_attrs: 6.10 on has no module_notes_read(). */
 	struct kmp_sym fn[] = { { .name = "module_notes_read" }, { .name = "mod_sysfs_setup" },
 				{ .name = "mod_sysfs_teardown" } };
@@ -89,18 +97,27 @@ static bool notes_layout(const struct kmp_kernel *k, struct notes_layout *nl)
 		addr = fn[i].found ? fn[i].addr : 0;
 	if (!addr || !kmp_dwarf_cu(k->vml->dwarf, addr, "kernel/module/sysfs.c", false, &cu, &via))
 		return false;
-	kmp_dwarf_scan(&cu, w, 3);
+	kmp_dwarf_scan(&cu, w, 4);
 	if (!w[0].found)
 		return false;
 	kmp_dwarf_member(&w[0].die, "build_id", &nl->build_id);
 	nl->build_id.ok = nl->build_id.ok && nl->build_id.size >= 1 &&
 			  nl->build_id.size <= KMP_BUILD_ID_MAX;
-	nl->have_notes = w[1].found && w[2].found &&
+	counted = w[1].found && kmp_dwarf_member(&w[1].die, "notes", &nl->count) &&
+		  nl->count.size >= 1 && nl->count.size <= 8 &&
+		  kmp_dwarf_member(&w[1].die, "attrs", &nl->attrs);
+	if (!counted)
+		memset(&nl->count, 0, sizeof(nl->count));
+	listed = !counted && w[1].found && w[3].found &&
+		 kmp_dwarf_member(&w[1].die, "grp", &grp) &&
+		 kmp_dwarf_member(&w[3].die, "bin_attrs", &list) && list.size == 8;
+	if (listed) {
+		nl->bin_attrs = list;
+		nl->bin_attrs.off += grp.off;
+	}
+	nl->have_notes = (counted || listed) && w[2].found &&
 			 kmp_dwarf_member(&w[0].die, "notes_attrs", &nl->notes_attrs) &&
 			 nl->notes_attrs.size == 8 &&
-			 kmp_dwarf_member(&w[1].die, "notes", &nl->count) &&
-			 nl->count.size >= 1 && nl->count.size <= 8 &&
-			 kmp_dwarf_member(&w[1].die, "attrs", &nl->attrs) &&
 			 kmp_dwarf_member_path(&w[2].die, "attr.name", &nl->name) &&
 			 nl->name.size == 8 &&
 			 kmp_dwarf_member(&w[2].die, "size", &nl->size) &&
@@ -116,7 +133,7 @@ static bool from_notes(const struct kmp_kernel *k, const struct notes_layout *nl
 		       char *hex, size_t len, struct kmp_err *why)
 {
 	unsigned char buf[MAX_NOTES_SIZE];
-	uint64_t na, count;
+	uint64_t na, count = MAX_NOTE_SECTIONS + 1, list = 0;
 
 	if (!kmp_read_uint(k->mem, mod + nl->notes_attrs.off, 8, &na, why))
 		return false;
@@ -124,17 +141,33 @@ static bool from_notes(const struct kmp_kernel *k, const struct notes_layout *nl
 		kmp_seterr(why, KMP_ERR_FORMAT, "the module has no notes in sysfs");
 		return false;
 	}
-	if (!kmp_read_uint(k->mem, na + nl->count.off, nl->count.size, &count, why))
+	if (nl->count.ok && !kmp_read_uint(k->mem, na + nl->count.off, nl->count.size, &count, why))
 		return false;
-	if (count > MAX_NOTE_SECTIONS) {
+	if (!nl->count.ok && !kmp_read_uint(k->mem, na + nl->bin_attrs.off, 8, &list, why))
+		return false;
+	if (nl->count.ok && count > MAX_NOTE_SECTIONS) {
 		kmp_fault(why, KMP_ERR_CORRUPT, na, "%" PRIu64 " note sections (at most %d)", count,
 			  MAX_NOTE_SECTIONS);
 		return false;
 	}
 	for (uint64_t i = 0; i < count; i++) {
-		uint64_t a = na + nl->attrs.off + i * nl->attr_size, name, size, data;
+		uint64_t a, name, size, data;
 		char sect[64];
 
+		if (nl->count.ok) {
+			a = na + nl->attrs.off + i * nl->attr_size;
+		} else {
+			/* grp.bin_attrs[i], up to its NULL */
+			if (!kmp_read_uint(k->mem, list + i * 8, 8, &a, why))
+				return false;
+			if (!a)
+				break;
+			if (i == MAX_NOTE_SECTIONS) {
+				kmp_fault(why, KMP_ERR_CORRUPT, list, "more than %d note sections",
+					  MAX_NOTE_SECTIONS);
+				return false;
+			}
+		}
 		if (!kmp_read_uint(k->mem, a + nl->name.off, 8, &name, why) ||
 		    !kmp_read_uint(k->mem, a + nl->size.off, nl->size.size, &size, why) ||
 		    !kmp_read_uint(k->mem, a + nl->private.off, 8, &data, why))

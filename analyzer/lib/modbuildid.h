@@ -6,9 +6,11 @@
  *   - struct module's build_id[] (CONFIG_STACKTRACE_BUILD_ID, 5.14 on);
  *   - the module's ELF notes as sysfs shows them
  *     (/sys/module/NAME/notes/.note.gnu.build-id): mod->notes_attrs, whose
- *     attrs[i] (struct bin_attribute) hold each note section's address
- *     (private) and size, with the types from the unit of
- *     module_notes_read() or mod_sysfs_setup() (kernel/module/sysfs.c; kernel/module.c to 5.18).
+ *     attrs[i] (struct bin_attribute; to 6.x counted by notes, from 7.x
+ *     listed by grp.bin_attrs up to its NULL) hold each note section's
+ *     address (private) and size, with the types from the unit of
+ *     module_notes_read() or mod_sysfs_setup() (kernel/module/sysfs.c;
+ *     kernel/module.c to 5.18).
  * Everything read from memory is bounded and checked like a note in a file.
  */
 #ifndef KMP_MODBUILDID_H
