@@ -38,7 +38,8 @@ n_rig=0
 for dir in "$T"/kd-* "$T"/stock-hang*; do
 	case $dir in *-in) continue ;; esac
 	for f in "$dir"/dump-*; do
-		[ -f "$f" ] || continue
+		# Only dumps (the rigs keep other dump-* files, such as dump-level).
+		[ -f "$f" ] && head -c 16 "$f" | grep -aqE '^(.ELF|KDUMP|DISKDUMP|makedumpfile)' || continue
 		mkdir -p "$S/$(basename "$dir")"
 		ln -f "$f" "$S/$(basename "$dir")/" 2>/dev/null || cp "$f" "$S/$(basename "$dir")/"
 		n_rig=$((n_rig + 1))
