@@ -166,14 +166,18 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	    (kmp_dwarf_member(&w[W_TASK].die, "__state", &l->task_state) ||
 	     kmp_dwarf_member(&w[W_TASK].die, "state", &l->task_state)))	/* to 5.13 */
 		l->have_tasks = true;
-	/* For the search of waiters on task stacks (any kernel). */
-	if (l->have_tasks &&
-	    kmp_dwarf_member(&w[W_WQE].die, "func", &l->wqe_func) &&
-	    kmp_dwarf_member(&w[W_TASK].die, "tasks", &l->task_tasks) &&
-	    threads_layout(w, l) &&
-	    kmp_dwarf_member(&w[W_TASK].die, "stack", &l->task_stack) &&
-	    kmp_dwarf_member_path(&w[W_TASK].die, "thread.sp", &l->task_thread_sp))
-		l->have_stacks = true;
+	/* For the search of waiters on task stacks (any kernel); else what is missing. */
+	l->stacks_missing = !w[W_TASK].found ? "struct task_struct" :
+		!w[W_WQE].found ? "struct wait_queue_entry" :
+		!l->have_tasks ? "task_struct.pid, comm or __state/state" :
+		!kmp_dwarf_member(&w[W_WQE].die, "func", &l->wqe_func) ? "wait_queue_entry.func" :
+		!kmp_dwarf_member(&w[W_TASK].die, "tasks", &l->task_tasks) ? "task_struct.tasks" :
+		!threads_layout(w, l) ? "task_struct.thread_group (or signal->thread_head and "
+					"thread_node)" :
+		!kmp_dwarf_member(&w[W_TASK].die, "stack", &l->task_stack) ? "task_struct.stack" :
+		!kmp_dwarf_member_path(&w[W_TASK].die, "thread.sp", &l->task_thread_sp) ?
+		"task_struct.thread.sp" : NULL;
+	l->have_stacks = !l->stacks_missing;
 	if (l->lh_next.size != 8 || l->lh_prev.size != 8) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct list_head pointers are not 8 bytes", v->path);
 		return false;

@@ -58,6 +58,7 @@ struct kmp_layout {
 	struct kmp_field task_signal, task_thread_node, signal_thread_head;
 	bool threads_by_signal;
 	bool have_stacks;
+	const char *stacks_missing;	/* what the stack search lacks, NULL if nothing */
 	/* enum mempool_type */
 	unsigned int ntypes;
 	struct kmp_enumerator types[KMP_MAX_TYPES];

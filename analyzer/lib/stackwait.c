@@ -205,8 +205,9 @@ bool kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayou
 	memset(st, 0, sizeof(*st));
 	*ctx = NULL;
 	if (!k->l->have_stacks || !k->l->wqe_func.ok) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks the task_struct or wait_queue_entry "
-			   "members the stack search needs");
+		kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks %s, which the stack search needs",
+			   k->l->stacks_missing ? k->l->stacks_missing :
+			   "task_struct or wait_queue_entry members");
 		return false;
 	}
 	s.c = calloc(1, sizeof(*s.c));

@@ -107,7 +107,8 @@ bool kmp_tasks_each(const struct kmp_kernel *k, uint64_t max, kmp_task_fn fn, vo
 	uint64_t last;
 
 	if (!k->l->have_stacks) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks task_struct members for the task list");
+		kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks %s, which the task list needs",
+			   k->l->stacks_missing ? k->l->stacks_missing : "task_struct members");
 		return false;
 	}
 	/* init_task (the idle task of CPU 0) heads the list and is no process of it. */
