@@ -152,6 +152,10 @@ demo: deps
 bench: deps
 	@bash vmcore-tests/bench.sh
 
+# kmempool against each Debian suite's drgn on that suite's stock dump (issue 23).
+bench-stock: deps
+	@bash vmcore-tests/bench-stock.sh
+
 # make install / make uninstall [PREFIX=/usr/local] [DESTDIR=STAGING]: the
 # analyzer, its man page, bash completion and the crash extension (issue 11);
 # ANALYZER_O is the analyzer's build directory.
@@ -211,4 +215,4 @@ distclean:
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
 	test-kdump test-debuginfod test-triage \
-	kernel-stock-tiny bench-fastpath test-fastpath
+	kernel-stock-tiny bench-fastpath test-fastpath bench-stock

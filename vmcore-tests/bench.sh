@@ -16,27 +16,7 @@ KMP=$B/analyzer/kmempool
 make -s -C "$ROOT" analyzer
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 
-# measure NAME RUNS CMD...: median wall seconds (bash's clock, around
-# time(1), which adds about a millisecond) and max peak RSS (KB)
-measure() {
-	local name=$1 runs=$2 i rc=0
-	shift 2
-	"$@" > "$TMP/$name.out" 2> "$TMP/$name.err" || rc=$?	# warm the page cache
-	if [ "$rc" != 0 ]; then
-		echo "==> [bench] $name exited $rc: $(head -c 300 "$TMP/$name.err")" >&2
-		failed="$failed $name"
-	fi
-	: > "$TMP/$name.times"
-	for ((i = 0; i < runs; i++)); do
-		t0=$EPOCHREALTIME
-		/usr/bin/time -f "%M" -o "$TMP/t" "$@" > /dev/null 2>&1 || true
-		t1=$EPOCHREALTIME
-		echo "$(echo "$t1 - $t0" | bc) $(cat "$TMP/t")" >> "$TMP/$name.times"
-	done
-	sort -n "$TMP/$name.times" | awk -v n="$name" -v r="$runs" '
-		{ t[NR] = $1; if ($2 > m) m = $2 }
-		END { printf "%s %s %d %d\n", n, t[int((NR + 1) / 2)], m, r }' >> "$TMP/results"
-}
+. "$ROOT/vmcore-tests/bench-lib.sh"
 failed=""
 echo "==> [bench] vmcore $VMCORE ($(( $(stat -c %s "$VMCORE") >> 20 )) MiB), vmlinux $VML"
 : > "$TMP/results"
@@ -85,55 +65,7 @@ if command -v valgrind > /dev/null; then
 		"$ins with .debug_aranges, $ins2 without ($(awk -v a="$ins" -v b="$ins2" 'BEGIN { printf "%.1f", b / a }')x)"
 fi
 
-# Debian's own kernel (no series): the stack-based waiters against drgn
-# doing the same job, and the scan.  The dump comes from make test-stock.
-SCORE=$B/t/stock-hang/dump-zlib SVML=$B/debian/kernel/vmlinux SKO=$B/module-stock/kmp_stock.ko
-if [ -f "$SCORE" ] && [ -f "$SVML" ]; then
-	echo "==> [bench] stock: vmcore $SCORE ($(( $(stat -c %s "$SCORE") >> 20 )) MiB," \
-		"guest RAM $(grep -o 'mem [0-9]*' "$B/t/stock-hang/qemu.cmd" 2>/dev/null || echo '1536 MB')), vmlinux $SVML ($(( $(stat -c %s "$SVML") >> 20 )) MiB)"
-	: > "$TMP/results"
-	measure stock-kmempool-waiters 21 "$KMP" waiters -f json -c "$SCORE" -s "$SVML" -M "$SKO"
-	measure stock-kmempool-scan 5 "$KMP" scan -f json -c "$SCORE" -s "$SVML" -M "$SKO"
-	speers=""
-	if /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
-		measure stock-drgn-waiters 5 /usr/bin/python3 \
-			"$ROOT/vmcore-tests/bench/drgn_stock_waiters.py" "$SCORE" "$SVML"
-		same=$(/usr/bin/python3 - "$TMP/stock-kmempool-waiters.out" "$TMP/stock-drgn-waiters.out" <<'PY'
-import json, sys
-k = json.load(open(sys.argv[1]))
-d = json.load(open(sys.argv[2]))
-mine = {p["address"]: sorted(w["pid"] for w in p["waiters"]) for p in k["pools"]}
-print("same" if mine == d else f"differ: kmempool {mine} drgn {d}")
-PY
-)
-		echo "==> [bench] stock: drgn's stack traces and kmempool's stack search: $same"
-		[ "$same" = same ] || failed="$failed stock-drgn-comparison"
-		speers="stock-drgn-waiters"
-	fi
-	if command -v crash > /dev/null; then
-		printf 'ps\nquit\n' > "$TMP/crash-stock.in"
-		measure stock-crash-ps 3 crash -s "$SVML" "$SCORE" -i "$TMP/crash-stock.in"
-		speers="$speers stock-crash-ps"
-	fi
-	awk '{ printf "%-24s median %7.3f s   peak RSS %7.1f MB   (%d runs)\n", $1, $2, $3 / 1024, $4 }' \
-		"$TMP/results"
-	base=$(awk '$1 == "stock-kmempool-waiters" { print $2, $3 }' "$TMP/results")
-	for p in $speers; do
-		awk -v b="$base" -v p="$p" '$1 == p { split(b, k, " ");
-			t = (k[1] > 0) ? $2 / k[1] : 0;
-			printf "%-24s %6.1fx the time, %5.1fx the peak RSS of kmempool waiters\n", p, t, $3 / k[2] }' \
-			"$TMP/results"
-	done
-	/usr/bin/python3 - "$TMP/stock-kmempool-scan.out" "$TMP/results" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-t = [l.split() for l in open(sys.argv[2]) if l.startswith("stock-kmempool-scan ")][0]
-print(f"stock scan: {len(j['pools'])} pools, {j['scanned_bytes'] >> 20} MiB in kernel data, "
-      f"module data and {j['slabs']} slabs searched in {float(t[1]):.3f} s")
-PY
-else
-	echo "==> [bench] stock: no dump of Debian's kernel yet (make test-stock makes one)"
-fi
+bash "$ROOT/vmcore-tests/bench-stock.sh" || failed="$failed stock"
 # The scan against guest memory size: a 4 GiB guest of the patched kernel
 # (the hang scenario of the kdump test), captured once and kept.
 G4=$B/bench/kd-4g

@@ -1,0 +1,100 @@
+#!/bin/bash
+# Benchmark on Debian's own kernels (issue 23): kmempool waiters and scan
+# against that suite's drgn, median of 5, in one run; `make bench-stock`
+# (also part of `make bench`).  Not a test: it measures, and fails only if
+# drgn and kmempool disagree on the waiters.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+B=$ROOT/build
+KMP=$B/analyzer/kmempool
+[ -x "$KMP" ] || make -s -C "$ROOT" analyzer
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+failed=""
+. "$ROOT/vmcore-tests/bench-lib.sh"
+# Debian's own kernels (no series), one per suite whose dump exists (make
+# test-stock SUITE=...; bookworm and trixie come from make test): the
+# stack-based waiters against that suite's drgn doing the same job (in the
+# suite's chroot; the host's for bookworm), and the scan, in one run.
+# BENCH_SUITES overrides the list.
+# drgn_cmd SUITE DUMP VMLINUX: the command line of the suite's drgn oracle
+drgn_cmd() {
+	local root=$SUITE_ROOT
+	if [ -z "$root" ]; then
+		echo /usr/bin/python3 "$ROOT/vmcore-tests/bench/drgn_stock_waiters.py" "$2" "$3"
+		return
+	fi
+	[ -x "$root/usr/bin/python3" ] && chroot "$root" /usr/bin/python3 -c 'import drgn' 2>/dev/null ||
+		return 1
+	# The dump and vmlinux are linked into the chroot's /tmp (same file system).
+	local w=$root/tmp/kmp-bench-$1
+	mkdir -p "$w"
+	ln -f "$2" "$w/core" 2>/dev/null || cp "$2" "$w/core"
+	ln -f "$3" "$w/vmlinux" 2>/dev/null || cp "$3" "$w/vmlinux"
+	cp "$ROOT/vmcore-tests/bench/drgn_stock_waiters.py" "$w/oracle.py"
+	echo chroot "$root" /usr/bin/python3 -B "/tmp/kmp-bench-$1/oracle.py" \
+		"/tmp/kmp-bench-$1/core" "/tmp/kmp-bench-$1/vmlinux"
+}
+for suite in ${BENCH_SUITES:-bookworm trixie sid bullseye}; do
+	eval "$(bash "$ROOT/qemu/apt-suite.sh" paths "$suite")"
+	SCORE=$B/t/$SUITE_T/dump-zlib SVML=$SUITE_K/vmlinux SKO=$SUITE_MOD/kmp_stock.ko
+	if [ ! -f "$SCORE" ] || [ ! -f "$SVML" ]; then
+		echo "==> [bench] stock $suite: no dump of its kernel yet (make test-stock SUITE=$suite)"
+		continue
+	fi
+	echo "==> [bench] stock $suite ($(cat "$SUITE_K/release" 2>/dev/null)): vmcore $SCORE" \
+		"($(( $(stat -c %s "$SCORE") >> 20 )) MiB), vmlinux $(( $(stat -c %s "$SVML") >> 20 )) MiB"
+	: > "$TMP/results"
+	measure "$suite-kmempool-waiters" 5 "$KMP" waiters -f json -c "$SCORE" -s "$SVML" -M "$SKO"
+	measure "$suite-kmempool-scan" 5 "$KMP" scan -f json -c "$SCORE" -s "$SVML" -M "$SKO"
+	speers=""
+	if dcmd=$(drgn_cmd "$suite" "$SCORE" "$SVML"); then
+		# shellcheck disable=SC2086
+		measure "$suite-drgn-waiters" 5 $dcmd
+		same=$(/usr/bin/python3 - "$TMP/$suite-kmempool-waiters.out" "$TMP/$suite-drgn-waiters.out" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))
+try:
+    d = json.load(open(sys.argv[2]))
+except ValueError:
+    d = None
+mine = {p["address"]: sorted(w["pid"] for w in p["waiters"]) for p in k["pools"]}
+print("same" if mine == d else f"differ: kmempool {mine} drgn {d}")
+PY
+)
+		echo "==> [bench] stock $suite: drgn's stack traces and kmempool's stack search: $same"
+		[ "$same" = same ] || failed="$failed $suite-drgn-comparison"
+		speers="$suite-drgn-waiters"
+		[ -n "$SUITE_ROOT" ] && rm -rf "$SUITE_ROOT/tmp/kmp-bench-$suite"
+	else
+		echo "==> [bench] stock $suite: no drgn in $SUITE_ROOT"
+	fi
+	if [ "$suite" = bookworm ] && command -v crash > /dev/null; then
+		printf 'ps\nquit\n' > "$TMP/crash-stock.in"
+		measure "$suite-crash-ps" 3 crash -s "$SVML" "$SCORE" -i "$TMP/crash-stock.in"
+		speers="$speers $suite-crash-ps"
+	fi
+	awk '{ printf "%-26s median %7.3f s   peak RSS %7.1f MB   (%d runs)\n", $1, $2, $3 / 1024, $4 }' \
+		"$TMP/results"
+	base=$(awk -v n="$suite-kmempool-waiters" '$1 == n { print $2, $3 }' "$TMP/results")
+	for p in $speers; do
+		awk -v b="$base" -v p="$p" '$1 == p { split(b, k, " ");
+			t = (k[1] > 0) ? $2 / k[1] : 0;
+			printf "%-26s %6.1fx the time, %5.1fx the peak RSS of kmempool waiters\n", p, t, $3 / k[2] }' \
+			"$TMP/results"
+	done
+	/usr/bin/python3 - "$TMP/$suite-kmempool-scan.out" "$TMP/results" "$suite" <<'PY'
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+    t = [l.split() for l in open(sys.argv[2]) if l.startswith(sys.argv[3] + "-kmempool-scan ")][0]
+    print(f"stock {sys.argv[3]} scan: {len(j['pools'])} pools, {j['scanned_bytes'] >> 20} MiB in kernel "
+          f"data, module data and {j['slabs']} slabs searched in {float(t[1]):.3f} s, "
+          f"peak RSS {int(t[2]) / 1024:.1f} MB")
+except (ValueError, KeyError, IndexError) as e:
+    print(f"stock {sys.argv[3]} scan: no complete JSON ({e})")
+PY
+done
+if [ -n "$failed" ]; then
+	echo "==> [bench-stock] FAILED:$failed" >&2
+	exit 1
+fi
