@@ -42,12 +42,14 @@ LOADER=/lib64/ld-linux-x86-64.so.2
 add_root_bin() {
 	local r=$1 bin=$2 lib dirs=
 	[ -f "$r$bin" ] || { echo "mkinitramfs: no $bin in $r" >&2; exit 1; }
+	# Symbolic links are resolved inside DIR (bullseye's /lib64 loader
+	# is an absolute link to /lib/x86_64-linux-gnu/ld-2.31.so).
 	mkdir -p "$ROOTFS/suite$(dirname "$bin")"
-	cp -L "$r$bin" "$ROOTFS/suite$bin"
+	cp "$r$(chroot "$r" readlink -f "$bin")" "$ROOTFS/suite$bin"
 	for lib in $(chroot "$r" "$LOADER" --list "$bin" | grep -o '/[^ ]*' | sort -u); do
 		if [ ! -e "$ROOTFS/suite$lib" ]; then
 			mkdir -p "$ROOTFS/suite$(dirname "$lib")"
-			cp -L "$r$lib" "$ROOTFS/suite$lib"
+			cp "$r$(chroot "$r" readlink -f "$lib")" "$ROOTFS/suite$lib"
 		fi
 		[ "$lib" = "$LOADER" ] && continue
 		case ":$dirs:" in *":/suite$(dirname "$lib"):"*) ;;

@@ -44,12 +44,13 @@ fi
 IN=$T/$SUITE_T-in
 mkdir -p "$IN"
 echo "$STOCK_PARAMS" > "$IN/module.params"
+echo "$SUITE_DUMPLEVEL" > "$IN/dump.level"
 # The vmlinux (633 MB) reaches the guest as a read-only ext2 disk (mounted,
 # not copied into its RAM).  The capture kernel's 384 MB hold Debian's
 # kernel, the initramfs and one compressed dump at a time in tmpfs (~40 MB);
 # the ELF dump (150-300 MB) goes straight to the scratch disk.
 if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
-	--input "$IN/module.params" --input "$K/bzImage" --input "$INITRD" \
+	--input "$IN/module.params" --input "$IN/dump.level" --input "$K/bzImage" --input "$INITRD" \
 	--disk "$SUITE_EXT2" --append "crashkernel=384M" --cpu "$SUITE_CPU" \
 	--mem 1536 --scratch 2048 --timeout 400; then
 	$PY "$ROOT/vmcore-tests/check_stock.py" "$T/$SUITE_T" "$K/vmlinux" "$KMP" \

@@ -4,20 +4,24 @@
 # sizes), bzImage and the initramfs (stock.cpio.gz, stock-SUITE.cpio.gz)
 # for kexec -p.  With run-vm.sh --disk build/debian[-SUITE]/vmlinux.ext2
 # the vmlinux is on the last virtio disk (label kmpvmlinux), for the live
-# analyzer on /proc/kcore.
+# analyzer on /proc/kcore.  dump.level (optional, default 31): makedumpfile's
+# -d for the three dumps (23 for 7.2, whose slab pages sid's makedumpfile
+# 1.7.8 takes for user pages).
 #
 # first kernel:   dm-crypt over loop, md raid1 over two loops, kmp_stock
 #                 with block_private=3 block_dev1=2, wait for the five
 #                 waiters in D state, ground truth (ps, the module's log),
 #                 live `kmempool waiters -f json`, kexec -p, sysrq crash
 # capture kernel: makedumpfile -F -c -d 31 (flat, as Debian's kdump-tools
-#                 writes it), -c -d 31 (zlib), -E -d 31 (elf) to /dev/vdc;
+#                 writes it), -c -d 31 (zlib), -E -d 31 (elf) to /dev/vdc
+#                 (-d from dump.level);
 #                 index "NAME OFFSET SIZE" in /out/dumps
 . ./common.sh
 MB=1048576
 NWAIT=5
 # makedumpfile without its progress bar: common, error and report messages.
 QUIET="--message-level 22"
+DL=$(cat /work/dump.level 2>/dev/null || echo 31)
 
 # elf_end DEV: where the ELF64 file on DEV ends (its last segment's end)
 elf_end() {
@@ -41,17 +45,17 @@ capture() {
 	}
 	t0=$(date +%s)
 	# The compressed dumps go through /tmp (tmpfs).
-	makedumpfile -F -c -d 31 $QUIET /proc/vmcore > /tmp/dump 2> /out/makedumpfile-flat.log
+	makedumpfile -F -c -d $DL $QUIET /proc/vmcore > /tmp/dump 2> /out/makedumpfile-flat.log
 	echo $? > /out/makedumpfile-flat.rc
 	put flat /tmp/dump
-	makedumpfile -c -d 31 $QUIET /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1
+	makedumpfile -c -d $DL $QUIET /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1
 	echo $? > /out/makedumpfile-zlib.rc
 	[ -f /tmp/dump ] && put zlib /tmp/dump
 	# The ELF one is 150-300 MB (small holes between kept pages are written
 	# as zeros), too big for tmpfs here: straight to the disk through a loop
 	# device at the next offset (-f: the device exists).
 	losetup -o $((off * MB)) /dev/loop7 /dev/vdc
-	makedumpfile -f -E -d 31 $QUIET /proc/vmcore /dev/loop7 > /out/makedumpfile-elf.log 2>&1
+	makedumpfile -f -E -d $DL $QUIET /proc/vmcore /dev/loop7 > /out/makedumpfile-elf.log 2>&1
 	echo $? > /out/makedumpfile-elf.rc
 	sync
 	echo "elf $((off * MB)) $(elf_end /dev/loop7)" >> /out/dumps
@@ -63,6 +67,7 @@ capture() {
 if [ "$KMP_PHASE" = capture ]; then
 	free -m > /out/capture-free
 	makedumpfile -v 2>&1 | head -1 > /out/makedumpfile-version
+	echo "$DL" > /out/dump-level
 	capture
 	exit 0
 fi
@@ -72,8 +77,10 @@ cat /proc/cmdline > /out/cmdline
 # KASLR: where _stext really is (the checker compares with vmlinux).
 grep ' _stext$' /proc/kallsyms > /out/stext
 
-# dm-crypt over loop (AES is built in; xts wants ecb).
-for m in xts ecb dm-crypt; do
+# dm-crypt over loop (xts wants ecb; AES is built in from 6.1 on, a
+# module in 5.10).  What this kernel has built in is not in modules.dep.
+for m in aes_generic xts ecb dm-crypt; do
+	grep -q "/$m.ko:" "/lib/modules/$(uname -r)/modules.dep" || continue
 	modprobe "$m" 2>> /out/modprobe.err || log "modprobe $m failed"
 done
 setup_dm_crypt; echo $? > /out/dmcrypt.rc
