@@ -32,6 +32,19 @@ static ssize_t plain_read(void *arg, void *buf, size_t len, uint64_t off)
 	return pread(*(int *)arg, buf, len, (off_t)off);
 }
 
+/*
+ * Is the open file @st (on procfs) /proc/kcore itself?  Another ELF file of
+ * procfs is /proc/vmcore in a kdump capture kernel: a dump like any other,
+ * whose vmalloc and module addresses need the crashed kernel's page tables.
+ * Told apart by inode, whatever the path it was opened by.
+ */
+static bool is_proc_kcore(const struct stat *st)
+{
+	struct stat kc;
+
+	return !stat("/proc/kcore", &kc) && kc.st_dev == st->st_dev && kc.st_ino == st->st_ino;
+}
+
 bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 {
 	unsigned char magic[16] = { 0 };
@@ -100,13 +113,14 @@ bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 	if (kmp_is_elf(magic, (size_t)got)) {
 		/* Checked before libelf or libkdumpfile trust its headers. */
 		struct kmp_elfcheck ec;
-		bool kcore = !fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+		bool kcore = !fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC &&
+			     is_proc_kcore(&st);
 
 		if (!kmp_elf_check(fd, path, kcore, &ec, err))
 			goto fail;
 		info.cut_short = ec.nload_cut > 0;
 	}
-	if (!fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC)
+	if (!fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC && is_proc_kcore(&st))
 		return kmp_kcore_open(core, fd, err);
 	return kmp_kdump_open(core, fd, &info, err);
 fail:
