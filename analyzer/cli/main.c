@@ -653,9 +653,17 @@ static bool run(struct kmp_session *s, struct cli *c, struct kmp_err *err)
 	return cmd_report(s, c, err);
 }
 
+/*
+ * The crash extension builds this file with KMP_SESSION_STORAGE static: the
+ * session outlives a longjmp out of the command, for its cleanup to close.
+ */
+#ifndef KMP_SESSION_STORAGE
+#define KMP_SESSION_STORAGE
+#endif
+
 int main(int argc, char **argv)
 {
-	struct kmp_session s;
+	KMP_SESSION_STORAGE struct kmp_session s;
 	struct kmp_err err = { 0 };
 	bool parsed, opened = false, ok;
 	struct cli c;

@@ -10,6 +10,7 @@
 #include <crash/defs.h>
 
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "bridge.h"
@@ -25,6 +26,29 @@ static struct command_table_entry command_table[] = {
 static void __attribute__((constructor)) kmp_crash_init(void)
 {
 	register_extension(command_table);
+}
+
+/*
+ * crash's per-command cleanup, run by restore_sanity() when crash longjmps
+ * to its prompt (Ctrl-C, error(FATAL)) and before the next command: closes
+ * what a command cut short left open.  Clears itself, as crash's own do.
+ */
+static void mempool_cleanup(void *arg)
+{
+	(void)arg;
+	pc->cmd_cleanup = NULL;
+	pc->cmd_cleanup_arg = NULL;
+	kmp_crash_cleanup();
+}
+
+/* `extend -u` (dlclose) or crash's exit: nothing of the extension's stays. */
+static void __attribute__((destructor)) kmp_crash_fini(void)
+{
+	if (pc->cmd_cleanup == mempool_cleanup) {
+		pc->cmd_cleanup = NULL;
+		pc->cmd_cleanup_arg = NULL;
+	}
+	kmp_crash_unload();
 }
 
 static bool crash_read(uint64_t addr, void *buf, size_t len)
@@ -63,7 +87,7 @@ static void cmd_mempool(void)
 	char *argv[64], kaslr[32], pagesize[32];
 	const char *command = "report";
 	struct kmp_crash_target t;
-	int c, argc = 0, nmod = 0;
+	int c, rc, argc = 0, nmod = 0;
 	char *mods[16];
 	bool json = false, verbose = false, stacks = false, force = false;
 
@@ -125,7 +149,20 @@ static void cmd_mempool(void)
 	t.vmlinux = pc->namelist_debug ? pc->namelist_debug : pc->namelist;
 	t.vmcoreinfo = vmcoreinfo;
 	t.source = pc->dumpfile ? pc->dumpfile : "crash";
-	kmp_crash_run(&t, argc, argv, fp);
+	t.out = fp;		/* crash's output: terminal, pager, pipe or file */
+	t.sink = pc->nullfp;
+
+	pc->cmd_cleanup = mempool_cleanup;
+	pc->cmd_cleanup_arg = NULL;
+	rc = kmp_crash_run(&t, argc, argv);
+	mempool_cleanup(NULL);
+	/*
+	 * Ctrl-C while it ran: everything is closed now, so crash gets the
+	 * interrupt it deferred (its restart(): back to the prompt, the rest
+	 * of an input file dropped), as for its own commands.
+	 */
+	if (rc == KMP_CRASH_INTERRUPTED)
+		raise(SIGINT);
 }
 
 static char *help_mempool[] = {
@@ -146,6 +183,7 @@ static char *help_mempool[] = {
 	"    -M  a module with DWARF, or a directory of them, to name pools by member",
 	"  The tasks are found by kmempool in memory; crash's own task list is not used.",
 	"  Errors go to stderr, prefixed \"kmempool:\", as with the command line tool.",
+	"  Ctrl-C stops it (at its next read of memory) and prints nothing more.",
 	"\nEXAMPLE",
 	"  crash> extend kmempool.so",
 	"  crash> mempool -w",

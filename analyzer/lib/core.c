@@ -128,11 +128,4 @@ fail:
 	return false;
 }
 
-void kmp_core_close(struct kmp_core *core)
-{
-	if (core->mem.ops)
-		core->mem.ops->close(&core->mem);
-	core->mem.ops = NULL;
-	free(core->vmcoreinfo);
-	core->vmcoreinfo = NULL;
-}
+/* kmp_core_close() is in session.c: closing needs no file code. */

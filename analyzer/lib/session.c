@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kmempool: open and cross-check a core and a vmlinux. */
+/*
+ * kmempool: cross-check a core and a vmlinux.  Reader-agnostic: the core's
+ * memory is already open (a dump or /proc/kcore by kmp_session_open() in
+ * session_open.c, crash's readmem() by kmp_session_open_mem()).
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,18 +78,6 @@ static bool find_debuginfod(struct kmp_session *s, char *path, size_t len, struc
 }
 
 enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK, S_N };
-
-bool kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
-		      struct kmp_err *err)
-{
-	const char *core = o->core ? o->core : "/proc/kcore";
-
-	memset(s, 0, sizeof(*s));
-	if (!kmp_core_open(&s->core, core, err))
-		return false;
-	s->core_open = true;
-	return kmp_session_attach(s, o, err);
-}
 
 /*
  * The clock for format 1.2's wait times: jiffies_64, and HZ from
@@ -218,6 +210,20 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	if (s->layout.v12)
 		session_clock(s, &syms[S_JIFFIES], &syms[S_TICK]);
 	return true;
+}
+
+/*
+ * Closing a core is its reader's own close() and the VMCOREINFO it read:
+ * no file code, so this half of the library (libkmempool-core.a, all the
+ * crash extension links) never pulls in the dump and kcore readers.
+ */
+void kmp_core_close(struct kmp_core *core)
+{
+	if (core->mem.ops && core->mem.ops->close)
+		core->mem.ops->close(&core->mem);
+	core->mem.ops = NULL;
+	free(core->vmcoreinfo);
+	core->vmcoreinfo = NULL;
 }
 
 void kmp_session_close(struct kmp_session *s)
