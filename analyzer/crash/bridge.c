@@ -10,8 +10,9 @@
  * All the extension keeps lives in one object, `st`: the target of the
  * command running (copied, never a pointer into a caller's frame), the
  * session open (main.c's, static in the extension's build), crash's SIGINT
- * action while the bridge holds SIGINT, and the sink.
+ * action while the bridge holds SIGINT, and the command's output streams.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -33,8 +34,23 @@ static struct {
 	bool took_sigint;		/* old_sigint is to be put back */
 	struct sigaction old_sigint;
 	int saved_optind, saved_opterr;
-	FILE *own_sink;			/* /dev/null, when crash gave none */
+	/*
+	 * main.c's stdout and stderr while a command runs: streams whose
+	 * writes go on to crash's fp and stderr, or nowhere once the command
+	 * was interrupted (a FILE handed to the library before the interrupt
+	 * is still this one) or is being discarded after a longjmp (crash
+	 * has closed its redirection by then).
+	 */
+	FILE *out, *err;
+	bool discard;
 } st;
+
+/*
+ * The library's stderr in the extension (its objects' references to stderr
+ * are renamed to this, analyzer/Makefile): the command's error stream
+ * while one runs, crash's stderr otherwise.
+ */
+FILE *kmp_crash_lib_stderr;
 
 static volatile sig_atomic_t interrupted;
 
@@ -44,14 +60,54 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+static ssize_t forward(FILE *to, const char *buf, size_t len)
+{
+	if (interrupted || st.discard)
+		return (ssize_t)len;
+	errno = 0;
+	if (fwrite(buf, 1, len, to) != len) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return (ssize_t)len;
+}
+
+static ssize_t out_write(void *cookie, const char *buf, size_t len)
+{
+	(void)cookie;
+	return forward(st.t.out ? st.t.out : stdout, buf, len);
+}
+
+static ssize_t err_write(void *cookie, const char *buf, size_t len)
+{
+	(void)cookie;
+	return forward(stderr, buf, len);
+}
+
 FILE *kmp_crash_stdout(void)
 {
-	return interrupted && st.t.sink ? st.t.sink : st.t.out ? st.t.out : stdout;
+	return st.out ? st.out : stdout;
 }
 
 FILE *kmp_crash_stderr(void)
 {
-	return interrupted && st.t.sink ? st.t.sink : stderr;
+	return st.err ? st.err : stderr;
+}
+
+/* Close the command's streams; @keep: what is buffered goes on to crash. */
+static void close_streams(bool keep)
+{
+	st.discard = !keep;
+	if (st.out)
+		fclose(st.out);
+	if (st.err)
+		fclose(st.err);
+	st.out = st.err = NULL;
+	kmp_crash_lib_stderr = stderr;
+	st.discard = false;
+	if (keep && st.t.out)
+		fflush(st.t.out);
 }
 
 static bool crash_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
@@ -105,6 +161,7 @@ void kmp_crash_session_close(struct kmp_session *s)
 
 void kmp_crash_cleanup(void)
 {
+	close_streams(false);
 	if (st.session) {
 		kmp_session_close(st.session);
 		st.session = NULL;
@@ -123,8 +180,6 @@ void kmp_crash_cleanup(void)
 void kmp_crash_unload(void)
 {
 	kmp_crash_cleanup();
-	if (st.own_sink)
-		fclose(st.own_sink);
 	memset(&st, 0, sizeof(st));
 }
 
@@ -152,23 +207,30 @@ int kmp_crash_run(const struct kmp_crash_target *t, int argc, char **argv)
 {
 	int rc;
 
+	static const cookie_io_functions_t out_io = { .write = out_write };
+	static const cookie_io_functions_t err_io = { .write = err_write };
+
 	kmp_crash_cleanup();	/* what a longjmp out of the last command left */
 	st.t = *t;
-	if (!st.t.sink) {
-		if (!st.own_sink)
-			st.own_sink = fopen("/dev/null", "w");
-		st.t.sink = st.own_sink;
-	}
 	interrupted = 0;
+	if (st.t.out)
+		fflush(st.t.out);
+	st.out = fopencookie(NULL, "w", out_io);
+	st.err = fopencookie(NULL, "w", err_io);
+	if (!st.out || !st.err) {
+		close_streams(false);
+		fprintf(stderr, "kmempool: out of memory\n");
+		return KMP_ENOMEM;
+	}
+	setvbuf(st.err, NULL, _IOLBF, 0);
+	kmp_crash_lib_stderr = st.err;
 	st.saved_optind = optind;
 	st.saved_opterr = opterr;
 	st.running = true;
 	optind = 0;		/* glibc: start a fresh scan */
-	if (st.t.out)
-		fflush(st.t.out);
 	hold_sigint();
 	rc = kmp_cli_main(argc, argv);
-	fflush(kmp_crash_stdout());
+	close_streams(true);
 	kmp_crash_cleanup();
 	return interrupted ? KMP_CRASH_INTERRUPTED : rc;
 }

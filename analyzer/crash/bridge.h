@@ -21,8 +21,6 @@ struct kmp_crash_target {
 	/* A symbol's link-time (unrelocated) address from crash; false if unknown. */
 	bool (*symbol)(const char *name, uint64_t *addr);
 	FILE *out;		/* where the command prints: crash's fp */
-	FILE *sink;		/* what swallows output once interrupted (crash's
-				 * pc->nullfp); NULL: the bridge opens /dev/null */
 };
 
 /* kmp_crash_run()'s result when SIGINT came while the command ran. */
@@ -35,7 +33,7 @@ struct kmp_crash_target {
  *
  * Nothing it allocates survives it: while it runs, SIGINT (if a handler,
  * crash's restart(), is installed) only marks the command interrupted; every
- * read fails from then on, output goes to the sink, the command unwinds
+ * read fails from then on, output is dropped, the command unwinds
  * through its own error paths, freeing everything, and crash's handler is
  * back in place before it returns.  The caller then delivers the interrupt
  * (raise(SIGINT)) at a point where nothing of kmempool's is open.  Should a
@@ -52,7 +50,7 @@ int kmp_crash_run(const struct kmp_crash_target *t, int argc, char **argv);
  */
 void kmp_crash_cleanup(void);
 
-/* kmp_crash_cleanup(), and what the bridge keeps between commands (its sink). */
+/* At unload: kmp_crash_cleanup(), and the bridge's state forgotten. */
 void kmp_crash_unload(void);
 
 #endif

@@ -150,7 +150,6 @@ static void cmd_mempool(void)
 	t.vmcoreinfo = vmcoreinfo;
 	t.source = pc->dumpfile ? pc->dumpfile : "crash";
 	t.out = fp;		/* crash's output: terminal, pager, pipe or file */
-	t.sink = pc->nullfp;
 
 	pc->cmd_cleanup = mempool_cleanup;
 	pc->cmd_cleanup_arg = NULL;
