@@ -15,6 +15,7 @@ struct kmp_core {
 
 /* False with @err set (its kind: the dump, no memory, ...) when it cannot be used. */
 bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err);
+/* Any core, whoever opened it: its reader's close() (session.c, no file code). */
 void kmp_core_close(struct kmp_core *core);
 
 /* Backends, used by kmp_core_open(). */
