@@ -259,6 +259,8 @@ static bool build_symidx(struct kmp_vmlinux *v, const struct kmp_symtab *t)
 
 		if (sym->st_shndx == SHN_UNDEF || !sym->st_name)
 			continue;
+		if (sym->st_name >= t->strsize)
+			continue;	/* a name outside .strtab: no name to find it by */
 		name = kmp_symtab_name(t, sym);
 		for (slot = name_hash_in(name, t->str + t->strsize) & v->symidx_mask;
 		     v->symidx[slot] != 0xffffffffu;
