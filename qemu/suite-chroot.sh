@@ -38,6 +38,11 @@ if [ ! -f "$BASE" ]; then
 	stage "debootstrap --variant=minbase $SUITE (once, kept in $BASE)"
 	suite_root_busy "$R.base" && die "something is mounted below $R.base"
 	rm -rf "$R.base"
+	# dpkg without an fsync per file (also for the apt-get install below,
+	# the chroot is a throw-away build tree): debootstrap's unpacking here
+	# took 107 s with them, 91 s without.
+	mkdir -p "$R.base/etc/dpkg/dpkg.cfg.d"
+	echo force-unsafe-io > "$R.base/etc/dpkg/dpkg.cfg.d/kmp-unsafe-io"
 	debootstrap --variant=minbase "$SUITE" "$R.base" "$uri" > "$SUITE_D/debootstrap.log" 2>&1 ||
 		{ tail -5 "$SUITE_D/debootstrap.log" >&2; die "debootstrap failed ($SUITE_D/debootstrap.log)"; }
 	tar -C "$R.base" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
@@ -47,6 +52,8 @@ fi
 suite_root_busy "$R" && die "something is mounted below $R: not replacing it"
 rm -rf "$R"; mkdir -p "$R"
 tar -C "$R" -xf "$BASE"
+mkdir -p "$R/etc/dpkg/dpkg.cfg.d"
+echo force-unsafe-io > "$R/etc/dpkg/dpkg.cfg.d/kmp-unsafe-io"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
 # sid's Release file on the archive may be past its Valid-Until.
 echo 'Acquire::Check-Valid-Until "false";' > "$R/etc/apt/apt.conf.d/99kmp-valid-until"

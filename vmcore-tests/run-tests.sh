@@ -91,6 +91,10 @@ step "crash" bash "$ROOT/vmcore-tests/test-crash.sh"
 step "json" bash "$ROOT/vmcore-tests/test-json.sh"
 # kmempool top on the hang dump (its cost with 1,000 pools: unit-top in analyzer-check).
 step "top" bash "$ROOT/vmcore-tests/test-top.sh"
+# Debian 13's own kernel (6.12): the same stock test, its inputs from a
+# private apt configuration and a trixie chroot (build/debian-trixie; the
+# other suites: make test-kernels).
+step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie
 # The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
 # debootstrap chroot (cached in build/deb-chroot), the report there
 # (started before the stock step).
