@@ -174,6 +174,11 @@ test-install:
 test-crash:
 	@bash vmcore-tests/test-crash.sh
 
+# The crash extension under valgrind: 1 against 100 mempool commands in one
+# crash, nothing of the extension's may grow (~5 min; not part of make test).
+test-crash-valgrind:
+	@CRASH_VALGRIND=1 bash vmcore-tests/test-crash.sh
+
 # Every command's JSON against analyzer/kmempool.schema.json.
 test-json:
 	@bash vmcore-tests/test-json.sh
@@ -215,4 +220,4 @@ distclean:
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
 	test-kdump test-debuginfod test-triage \
-	kernel-stock-tiny bench-fastpath test-fastpath bench-stock
+	kernel-stock-tiny bench-fastpath test-fastpath bench-stock test-crash-valgrind

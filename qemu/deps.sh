@@ -10,6 +10,8 @@ PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
 PKGS+=(clang-14 libclang-rt-14-dev)
 # Install, crash extension and Debian package tests (issue 11).
 PKGS+=(man-db debhelper lintian debootstrap)
+# The crash extension under memcheck (make test-crash-valgrind), massif in make bench.
+PKGS+=(valgrind)
 # debuginfod (issue 20): the client library's header, and the server the test starts.
 PKGS+=(libdebuginfod-dev debuginfod)
 missing=()
