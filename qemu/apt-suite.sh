@@ -98,8 +98,8 @@ suite_apt() {
 	local s=$1 d uri
 	shift
 	d=$KMP_B/apt/$s
-	if [ ! -f "$d/sources.list" ]; then
-		uri=$(archive_uri) || return 1
+	uri=$(archive_uri) || return 1
+	if [ "$(cat "$d/sources.list" 2>/dev/null)" != "deb $uri $s main" ]; then
 		mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/none"
 		: > "$d/status"
 		echo "deb $uri $s main" > "$d/sources.list.tmp"
