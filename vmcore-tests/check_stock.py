@@ -366,6 +366,15 @@ def main():
     else:
         r.check(False, "live /proc/kcore: kmempool waiters ran in the guest",
                 "no live-waiters.rc (was the vmlinux disk mounted?)")
+    # In the capture kernel, on /proc/vmcore before any dump was written.
+    if os.path.exists(o.f("vmcore-waiters.rc")):
+        check_answer(r, "capture kernel /proc/vmcore", o.rc("vmcore-waiters"),
+                     read(o.f("vmcore-waiters.json")), read(o.f("vmcore-waiters.err")).strip(),
+                     truth, names, pools, params)
+    else:
+        r.check(False, "capture kernel: kmempool waiters ran on /proc/vmcore",
+                read(o.f("vmcore-waiters.err")) if os.path.exists(o.f("vmcore-waiters.err"))
+                else "no vmcore-waiters.rc")
     return 1 if r.failed else 0
 
 

@@ -64,10 +64,27 @@ capture() {
 	cat /out/dumps
 }
 
+# In the capture kernel, before the dump is written: kmempool waiters on
+# /proc/vmcore itself (a triage printed before the dump exists), with the
+# vmlinux from the ext2 disk; check_stock.py wants the answer of the saved
+# dumps.
+vmcore_triage() {
+	dev=$(findfs LABEL=kmpvmlinux 2>/dev/null)
+	[ -n "$dev" ] || { echo "no vmlinux disk" > /out/vmcore-waiters.err; return; }
+	modprobe ext4 2>> /out/modprobe.err
+	mkdir -p /mnt/vml
+	mount -t ext2 -o ro "$dev" /mnt/vml 2> /out/vmcore-waiters.err || return
+	timeout 120 kmempool waiters -f json -c /proc/vmcore -s /mnt/vml/vmlinux \
+		-M /lib/kmp_stock.ko > /out/vmcore-waiters.json 2> /out/vmcore-waiters.err
+	echo $? > /out/vmcore-waiters.rc
+	umount /mnt/vml
+}
+
 if [ "$KMP_PHASE" = capture ]; then
 	free -m > /out/capture-free
 	makedumpfile -v 2>&1 | head -1 > /out/makedumpfile-version
 	echo "$DL" > /out/dump-level
+	vmcore_triage
 	capture
 	exit 0
 fi
