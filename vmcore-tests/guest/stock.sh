@@ -83,7 +83,7 @@ vmcore_triage() {
 if [ "$KMP_PHASE" = capture ]; then
 	free -m > /out/capture-free
 	makedumpfile -v 2>&1 | head -1 > /out/makedumpfile-version
-	echo "$DL" > /out/dump-level
+	echo "$DL" > /out/makedumpfile-level
 	vmcore_triage
 	capture
 	exit 0
