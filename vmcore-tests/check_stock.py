@@ -258,6 +258,27 @@ SCAN_NAMES = {
 }
 
 
+# How the kernel's raid1 keeps its r1bio pool: a private pool of its own
+# (to 7.1), or mempool_create_kmalloc_pool(NR_RAID_BIOS = 256, ...) in 7.x
+# (raid1.ko then calls mempool_kmalloc), owned by nobody the scan can name.
+RAID1_KMALLOC = False
+
+
+def raid1_uses_kmalloc_pool(kdir):
+    for root, _, files in os.walk(os.path.join(kdir, "modroot")):
+        if "raid1.ko" in files:
+            nm = subprocess.run(["nm", "-u", os.path.join(root, "raid1.ko")],
+                                capture_output=True, text=True)
+            return re.search(r"\bmempool_kmalloc\b", nm.stdout) is not None
+    return False
+
+
+def raid1_pool(found):
+    if RAID1_KMALLOC:
+        return any(p["type"] == "kmalloc" and p["min_nr"] == 256 for p in found.values())
+    return any(p["owner"] == "raid1" and p["type"] == "private" for p in found.values())
+
+
 def check_scan(r, name, rc, text, err, pools, params):
     """kmempool scan: the module's 6 pools with their values and names; dm-crypt's and
     raid1's pools; nothing else claims the module."""
@@ -292,7 +313,7 @@ def check_scan(r, name, rc, text, err, pools, params):
             f"{name}: no other pool is named after the module's variables", mine)
     r.check(any(p["owner"] == "dm_crypt" and p["type"] == "private" and p["min_nr"] > 0
                 for p in found.values()) and
-            any(p["owner"] == "raid1" and p["type"] == "private" for p in found.values()) and
+            raid1_pool(found) and
             {"fs_bio_set.bio_pool", "*sg_pools[0].pool"} <= {p["name"] for p in found.values()},
             f"{name}: dm-crypt's and raid1's pools and the block layer's are found and named",
             sorted((p["name"], p["owner"]) for p in found.values()))
@@ -304,6 +325,8 @@ def main():
     group = opts.get("--group", "stock")
     droot = opts.get("--drgn-root")
     params = {k: int(v) for k, v in (a.split("=") for a in params_s.split())}
+    global RAID1_KMALLOC
+    RAID1_KMALLOC = raid1_uses_kmalloc_pool(os.path.dirname(vmlinux))
     r = Results(group)
     o = Outdir(outdir, r)
     truth, names, pools = ground_truth(r, o, params)
