@@ -34,6 +34,16 @@ if ! make -s -C "$ROOT" module-stock SUITE="$SUITE" >&2 ||
 fi
 stage "build/cache check: $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s"
 
+# What the analyzer takes from this kernel: every piece found among its
+# known alternatives (analyzer/tests/layout_probe.c), from the vmlinux alone.
+PROBE=$B/analyzer/layout_probe
+if make -s -C "$ROOT/analyzer" O="$B/analyzer" "$PROBE" >&2 &&
+   "$PROBE" "$K/vmlinux" > "$T/$SUITE_T-layout" 2>&1; then
+	ok "layout_probe: every piece the analyzer needs is in $(cat "$K/release")'s vmlinux ($(awk '$1 == "waiter" { $1 = $2 = $3 = ""; print }' "$T/$SUITE_T-layout" | xargs), $(awk '$1 == "slab" { print $3, $4, $5, $6 }' "$T/$SUITE_T-layout"))"
+else
+	not_ok "layout_probe: $(grep MISSING "$T/$SUITE_T-layout" | tr -s ' ' | tr '\n' ';')"
+fi
+
 # The drgn oracle: the suite's own python3-drgn in its chroot when it has
 # one (trixie 0.0.31), else the host's (0.0.22).
 DRGN_ROOT=()
