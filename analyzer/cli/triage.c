@@ -677,10 +677,14 @@ static bool start(struct triage *t, struct job *j)
 		}
 		dup2(fileno(j->err), STDERR_FILENO);
 		setvbuf(stderr, NULL, _IOLBF, 0);
-		/* A test hook: the analysis of a dump whose path has this crashes. */
+		/* Test hooks: the analysis of a dump whose path has this crashes, or hangs. */
 		if (getenv("KMP_TEST_TRIAGE_CRASH") && *getenv("KMP_TEST_TRIAGE_CRASH") &&
 		    strstr(j->path, getenv("KMP_TEST_TRIAGE_CRASH")))
 			abort();
+		if (getenv("KMP_TEST_TRIAGE_HANG") && *getenv("KMP_TEST_TRIAGE_HANG") &&
+		    strstr(j->path, getenv("KMP_TEST_TRIAGE_HANG")))
+			for (;;)
+				pause();
 		status = triage_one(t, j->path, j->res);
 		fflush(stderr);
 		_exit(fflush(j->res) ? 99 : status);
