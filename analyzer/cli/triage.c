@@ -274,30 +274,7 @@ static bool from_list(struct kmp_session *s, const struct kmp_options *o, struct
 	return ok;
 }
 
-/* Task stacks (no series): the waiters found, grouped by the pool they wait on. */
-struct found {
-	struct kmp_stackwait *v;
-	size_t n, cap;
-	bool oom;
-};
-
-static void collect(const struct kmp_stackwait *w, void *arg)
-{
-	struct found *f = arg;
-
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 32;
-		struct kmp_stackwait *v = realloc(f->v, cap * sizeof(*v));
-
-		if (!v) {
-			f->oom = true;
-			return;
-		}
-		f->v = v;
-		f->cap = cap;
-	}
-	f->v[f->n++] = *w;
-}
+/* Task stacks (no series): the waiters found (kmp_stackwait_collect()). */
 
 static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, struct result *r,
 			struct kmp_err *err)
@@ -306,7 +283,7 @@ static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, stru
 	struct kmp_sym slab_cu = { .name = "kmem_cache_free" };
 	struct kmp_stackwait_ctx *ctx = NULL;
 	struct kmp_stackwait_stats st;
-	struct found fd = { 0 };
+	struct kmp_stackwait_list fd = { 0 };
 	struct kmp_slablayout sl;
 	struct kmp_naming *nm;
 	struct kmp_kernel k;
@@ -328,8 +305,8 @@ static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, stru
 	if (!k.mods.complete)
 		fprintf(stderr, "kmempool: warning: modules unknown, module code and data are not "
 			"named: %s\n", k.mods.why);
-	ok = kmp_stackwait_search(&k, &sl, o->lim.max_pools, o->lim.max_waiters, collect, &fd,
-				  &st, &ctx, err);
+	ok = kmp_stackwait_search(&k, &sl, o->lim.max_pools, o->lim.max_waiters,
+				  kmp_stackwait_collect, &fd, &st, &ctx, err);
 	if (!ok && err->kind == KMP_ERR_FORMAT)
 		goto out;
 	if (fd.oom && ok) {

@@ -9,29 +9,6 @@
 #include "report.h"
 #include "stackreport.h"
 
-struct found {
-	struct kmp_stackwait *v;
-	size_t n, cap;
-	bool oom;
-};
-
-static void collect(const struct kmp_stackwait *w, void *arg)
-{
-	struct found *f = arg;
-
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 32;
-		struct kmp_stackwait *v = realloc(f->v, cap * sizeof(*v));
-
-		if (!v) {
-			f->oom = true;
-			return;
-		}
-		f->v = v;
-		f->cap = cap;
-	}
-	f->v[f->n++] = *w;
-}
 
 static void json_opt_string(FILE *f, const char *s)
 {
@@ -107,7 +84,7 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 		     struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
 		     struct kmp_err *err)
 {
-	struct found fd = { 0 };
+	struct kmp_stackwait_list fd = { 0 };
 	struct kmp_stackwait_stats st;
 	struct kmp_stackwait_ctx *ctx;
 	size_t npools = 0, nunknown = 0;
@@ -120,8 +97,8 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 	 * what one complete pass saw is printed.
 	 */
 	for (int attempt = 0;; attempt++) {
-		ok = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters, collect, &fd, &st,
-					  &ctx, err);
+		ok = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters,
+					  kmp_stackwait_collect, &fd, &st, &ctx, err);
 		if (ok || err->kind == KMP_ERR_FORMAT || err->kind == KMP_ERR_NOMEM || !o->live ||
 		    attempt == KMP_LIVE_RETRIES)
 			break;

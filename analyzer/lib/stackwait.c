@@ -228,6 +228,24 @@ bool kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayou
 	return ok;
 }
 
+void kmp_stackwait_collect(const struct kmp_stackwait *w, void *arg)
+{
+	struct kmp_stackwait_list *f = arg;
+
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 32;
+		struct kmp_stackwait *v = realloc(f->v, cap * sizeof(*v));
+
+		if (!v) {
+			f->oom = true;
+			return;
+		}
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n++] = *w;
+}
+
 void kmp_stackwait_done(struct kmp_stackwait_ctx *c)
 {
 	if (!c)

@@ -50,4 +50,12 @@ bool kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayou
 			  struct kmp_stackwait_ctx **ctx, struct kmp_err *err);
 void kmp_stackwait_done(struct kmp_stackwait_ctx *ctx);
 
+/* The waiters found, in a growing array: kmp_stackwait_collect() as the search's callback. */
+struct kmp_stackwait_list {
+	struct kmp_stackwait *v;
+	size_t n, cap;
+	bool oom;		/* a waiter was dropped: out of memory */
+};
+void kmp_stackwait_collect(const struct kmp_stackwait *w, void *arg);
+
 #endif
