@@ -39,7 +39,7 @@ stage "build/cache check: $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 PROBE=$B/analyzer/layout_probe
 if make -s -C "$ROOT/analyzer" O="$B/analyzer" "$PROBE" >&2 &&
    "$PROBE" "$K/vmlinux" > "$T/$SUITE_T-layout" 2>&1; then
-	ok "layout_probe: every piece the analyzer needs is in $(cat "$K/release")'s vmlinux ($(awk '$1 == "waiter" { $1 = $2 = $3 = ""; print }' "$T/$SUITE_T-layout" | xargs), $(awk '$1 == "slab" { print $3, $4, $5, $6 }' "$T/$SUITE_T-layout"))"
+	ok "layout_probe: every piece the analyzer needs is in $(cat "$K/release")'s vmlinux ($(awk '$1 == "waiter" { $1 = $2 = $3 = ""; print }' "$T/$SUITE_T-layout" | xargs), $(awk '$1 == "slab" { print $3, $4, $5, $6 }' "$T/$SUITE_T-layout" | tr -d ';'))"
 else
 	not_ok "layout_probe: $(grep MISSING "$T/$SUITE_T-layout" | tr -s ' ' | tr '\n' ';')"
 fi
