@@ -374,6 +374,14 @@ static void intern_units(Dwarf *dw, Dwarf_Off target)
 	interned_to = off;
 }
 
+void kmp_dwarf_forget(const Dwarf *dw)
+{
+	if (interned_dw == dw) {
+		interned_dw = NULL;
+		interned_to = 0;
+	}
+}
+
 bool kmp_dwarf_cu_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 {
 	Dwarf_Off cu_off, next;

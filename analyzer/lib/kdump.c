@@ -49,7 +49,6 @@ struct kdump {
 	off_t past;		/* offset of the first byte a read of the current
 				 * step (opening, one kdump_read()) wanted and the
 				 * file does not have, or -1 */
-	uint64_t reopens;	/* fresh contexts opened by cache_guard() */
 	uint64_t blocks;	/* file blocks read since the context was opened */
 };
 
@@ -87,7 +86,6 @@ static bool cache_guard(struct kdump *k)
 		return false;
 	kdump_free(k->ctx);
 	k->ctx = ctx;
-	k->reopens++;
 	return true;
 }
 

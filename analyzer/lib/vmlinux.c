@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dwarfutil.h"
 #include "vmlinux.h"
 
 static void read_build_id(struct kmp_vmlinux *v)
@@ -127,8 +128,10 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
 	free(v->symidx);
 	v->symidx = NULL;
-	if (v->dwarf)
+	if (v->dwarf) {
+		kmp_dwarf_forget(v->dwarf);	/* a later Dwarf may get its address */
 		dwarf_end(v->dwarf);
+	}
 	if (v->elf)
 		elf_end(v->elf);
 	if (v->fd >= 0)
