@@ -32,8 +32,8 @@ static void make_v12(void)
 	L12.instance = L.owner;
 	L12.instance.off = L.pool_size - 8;	/* over the last member */
 	L12.instance.size = 8;
-	L12.waiter_entry = (struct kmp_field){ 0, 16, true };
-	L12.waiter_since = (struct kmp_field){ L.wqe_entry.off + 16, 8, true };
+	L12.waiter_entry = (struct kmp_field){ .off = 0, .size = 16, .ok = true };
+	L12.waiter_since = (struct kmp_field){ .off = L.wqe_entry.off + 16, .size = 8, .ok = true };
 	L12.waiter_size = L12.waiter_since.off + 8;
 }
 

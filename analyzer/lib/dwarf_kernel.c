@@ -6,10 +6,14 @@
 #include "dwarf_kernel.h"
 #include "dwarfutil.h"
 
-/* A field must lie inside its struct. */
+/* A field must lie inside its struct (offset and size from DWARF: neither may wrap). */
 static bool member_in(Dwarf_Die *st, uint64_t st_size, const char *path, struct kmp_field *f)
 {
-	return kmp_dwarf_member_path(st, path, f) && f->off + f->size <= st_size;
+	bool in = kmp_dwarf_member_path(st, path, f) && f->off <= st_size &&
+		  f->size <= st_size - f->off;
+
+	f->name = path;		/* for the accessor's errors (field.h) */
+	return in;
 }
 
 /* struct module_memory mem[] (6.4 on): each kind's base and size, by enum mod_mem_type. */

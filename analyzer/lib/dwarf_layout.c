@@ -53,28 +53,85 @@ const char *kmp_type_name(const struct kmp_layout *l, int64_t value)
 	return "private";
 }
 
+/* Every member of struct @id that the table lists, from @die; none if it has no size. */
+static void load_struct(Dwarf_Die *die, bool found, enum kmp_struct_id id, struct kmp_layout *l)
+{
+	const struct kmp_struct_spec *s = &kmp_layout_table[id];
+	uint64_t *size = kmp_layout_struct_size(l, s);
+
+	if (!found || !kmp_dwarf_size(die, size)) {
+		*size = 0;
+		return;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		const struct kmp_member_spec *m = &s->m[i];
+		struct kmp_field *f = kmp_layout_field(l, m);
+
+		if (m->path && !kmp_dwarf_member_path(die, m->path, f) &&
+		    !(m->alt && kmp_dwarf_member_path(die, m->alt, f)))
+			memset(f, 0, sizeof(*f));
+	}
+}
+
+/* Forget fields (ok false) that a kernel has only in part: @n of them. */
+static void drop(struct kmp_field *const *fs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fs[i]->ok = false;
+}
+
 /* How a process's threads are listed (layout.h): thread_group, or signal->thread_head. */
 static bool threads_layout(struct kmp_wanted *w, struct kmp_layout *l)
 {
-	if (kmp_dwarf_member(&w[W_TASK].die, "thread_group", &l->task_thread_group))
+	if (l->task_thread_group.ok)
 		return true;
-	l->threads_by_signal = w[W_SIGNAL].found &&
-		kmp_dwarf_member(&w[W_TASK].die, "signal", &l->task_signal) &&
-		kmp_dwarf_member(&w[W_TASK].die, "thread_node", &l->task_thread_node) &&
-		kmp_dwarf_member(&w[W_SIGNAL].die, "thread_head", &l->signal_thread_head) &&
-		l->task_signal.size == 8;
+	l->threads_by_signal = w[W_SIGNAL].found && l->task_signal.ok && l->task_thread_node.ok &&
+			       l->signal_thread_head.ok && l->task_signal.size == 8;
 	return l->threads_by_signal;
 }
 
 #define NEED(st, field, member)						\
 	do {								\
-		if (!kmp_dwarf_member(&(st), member, &l->field)) {	\
+		if (!l->field.ok) {					\
 			kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct %s has no member '%s' in DWARF; " \
 				   "is this a kernel with the mempool_list patches?", \
 				   v->path, dwarf_diename(&(st)), member); \
 			return false;					\
 		}							\
 	} while (0)
+
+/* The series' members: all of them, or none (a stock kernel); formats 1.1 and 1.2 in whole. */
+static bool series_layout(struct kmp_vmlinux *v, struct kmp_wanted *w, struct kmp_layout *l,
+			  struct kmp_err *err)
+{
+	struct kmp_field *const series[] = { &l->list, &l->name, &l->owner, &l->elem_size,
+					     &l->type, &l->low_nr, &l->nr_reserve, &l->nr_wait,
+					     &l->nr_fail, &l->nr_empty, &l->instance,
+					     &l->waiter_entry, &l->waiter_since };
+	struct kmp_field *const v12[] = { &l->instance, &l->waiter_entry, &l->waiter_since };
+
+	l->series = l->list.ok;
+	if (!l->series) {
+		drop(series, sizeof(series) / sizeof(series[0]));
+		return true;
+	}
+	NEED(w[W_POOL].die, name, "name");
+	NEED(w[W_POOL].die, owner, "owner");
+	NEED(w[W_POOL].die, elem_size, "elem_size");
+	NEED(w[W_POOL].die, type, "type");
+	NEED(w[W_POOL].die, low_nr, "low_nr");
+	NEED(w[W_POOL].die, nr_reserve, "nr_reserve");
+	NEED(w[W_POOL].die, nr_wait, "nr_wait");
+	/* Format 1.1's columns failed and emptied; both or neither. */
+	if (!l->nr_fail.ok || !l->nr_empty.ok)
+		l->nr_fail.ok = l->nr_empty.ok = false;
+	/* Format 1.2's oldest_wait and instance; all or nothing. */
+	l->v12 = l->nr_fail.ok && l->instance.ok && l->waiter_size && l->waiter_entry.ok &&
+		 l->waiter_since.ok;
+	if (!l->v12)
+		drop(v12, sizeof(v12) / sizeof(v12[0]));
+	return true;
+}
 
 bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		     struct kmp_layout *l, struct kmp_err *err)
@@ -89,6 +146,12 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		[W_ENUM] = { "mempool_type", DW_TAG_enumeration_type },
 		[W_WAITER] = { "mempool_waiter", DW_TAG_structure_type },
 		[W_SIGNAL] = { "signal_struct", DW_TAG_structure_type },
+	};
+	/* The table's structs, by where kmp_dwarf_scan() finds them. */
+	static const int die_of[KMP_ST_N] = {
+		[KMP_ST_POOL] = W_POOL, [KMP_ST_LIST_HEAD] = W_LIST, [KMP_ST_WQ_HEAD] = W_WQH,
+		[KMP_ST_WQ_ENTRY] = W_WQE, [KMP_ST_TASK] = W_TASK, [KMP_ST_SIGNAL] = W_SIGNAL,
+		[KMP_ST_WAITER] = W_WAITER,
 	};
 	Dwarf_Die cu;
 
@@ -115,6 +178,9 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct mempool_s has no size in DWARF", v->path);
 		return false;
 	}
+	/* Every member the table lists, of every struct found; then which of them count. */
+	for (int s = 0; s < KMP_ST_N; s++)
+		load_struct(&w[die_of[s]].die, w[die_of[s]].found, (enum kmp_struct_id)s, l);
 	/* What every kernel's mempool_t has. */
 	NEED(w[W_POOL].die, lock, "lock");
 	NEED(w[W_POOL].die, min_nr, "min_nr");
@@ -124,30 +190,8 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	NEED(w[W_POOL].die, alloc, "alloc");
 	NEED(w[W_POOL].die, free, "free");
 	NEED(w[W_POOL].die, wait, "wait");
-	/* What the series adds: all of it, or none (a stock kernel). */
-	l->series = kmp_dwarf_member(&w[W_POOL].die, "list", &l->list);
-	if (l->series) {
-		NEED(w[W_POOL].die, name, "name");
-		NEED(w[W_POOL].die, owner, "owner");
-		NEED(w[W_POOL].die, elem_size, "elem_size");
-		NEED(w[W_POOL].die, type, "type");
-		NEED(w[W_POOL].die, low_nr, "low_nr");
-		NEED(w[W_POOL].die, nr_reserve, "nr_reserve");
-		NEED(w[W_POOL].die, nr_wait, "nr_wait");
-		/* Format 1.1's columns failed and emptied; both or neither. */
-		if (!kmp_dwarf_member(&w[W_POOL].die, "nr_fail", &l->nr_fail) ||
-		    !kmp_dwarf_member(&w[W_POOL].die, "nr_empty", &l->nr_empty))
-			l->nr_fail.ok = l->nr_empty.ok = false;
-		/* Format 1.2's oldest_wait and instance; all or nothing. */
-		l->v12 = l->nr_fail.ok &&
-			 kmp_dwarf_member(&w[W_POOL].die, "instance", &l->instance) &&
-			 w[W_WAITER].found &&
-			 kmp_dwarf_size(&w[W_WAITER].die, &l->waiter_size) &&
-			 kmp_dwarf_member(&w[W_WAITER].die, "entry", &l->waiter_entry) &&
-			 kmp_dwarf_member(&w[W_WAITER].die, "since", &l->waiter_since);
-		if (!l->v12)
-			l->instance.ok = l->waiter_entry.ok = l->waiter_since.ok = false;
-	}
+	if (!series_layout(v, w, l, err))
+		return false;
 	NEED(w[W_LIST].die, lh_next, "next");
 	NEED(w[W_LIST].die, lh_prev, "prev");
 	NEED(w[W_WQH].die, wqh_head, "head");
@@ -158,31 +202,23 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	}
 	if (w[W_ENUM].found)
 		load_enum(&w[W_ENUM].die, l);
-	if (w[W_WQE].found && w[W_TASK].found &&
-	    kmp_dwarf_member(&w[W_WQE].die, "private", &l->wqe_private) &&
-	    kmp_dwarf_member(&w[W_WQE].die, "entry", &l->wqe_entry) &&
-	    kmp_dwarf_member(&w[W_TASK].die, "pid", &l->task_pid) &&
-	    kmp_dwarf_member(&w[W_TASK].die, "comm", &l->task_comm) &&
-	    (kmp_dwarf_member(&w[W_TASK].die, "__state", &l->task_state) ||
-	     kmp_dwarf_member(&w[W_TASK].die, "state", &l->task_state)))	/* to 5.13 */
-		l->have_tasks = true;
+	l->have_tasks = w[W_WQE].found && w[W_TASK].found && l->wqe_private.ok &&
+			l->wqe_entry.ok && l->task_pid.ok && l->task_comm.ok && l->task_state.ok;
 	/* For the search of waiters on task stacks (any kernel); else what is missing. */
 	l->stacks_missing = !w[W_TASK].found ? "struct task_struct" :
 		!w[W_WQE].found ? "struct wait_queue_entry" :
 		!l->have_tasks ? "task_struct.pid, comm or __state/state" :
-		!kmp_dwarf_member(&w[W_WQE].die, "func", &l->wqe_func) ? "wait_queue_entry.func" :
-		!kmp_dwarf_member(&w[W_TASK].die, "tasks", &l->task_tasks) ? "task_struct.tasks" :
+		!l->wqe_func.ok ? "wait_queue_entry.func" :
+		!l->task_tasks.ok ? "task_struct.tasks" :
 		!threads_layout(w, l) ? "task_struct.thread_group (or signal->thread_head and "
 					"thread_node)" :
-		!kmp_dwarf_member(&w[W_TASK].die, "stack", &l->task_stack) ? "task_struct.stack" :
-		!kmp_dwarf_member_path(&w[W_TASK].die, "thread.sp", &l->task_thread_sp) ?
-		"task_struct.thread.sp" : NULL;
+		!l->task_stack.ok ? "task_struct.stack" :
+		!l->task_thread_sp.ok ? "task_struct.thread.sp" : NULL;
 	l->have_stacks = !l->stacks_missing;
 	if (l->lh_next.size != 8 || l->lh_prev.size != 8) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct list_head pointers are not 8 bytes", v->path);
 		return false;
 	}
-	if (!kmp_layout_check(l, v->path, err))
-		return false;
-	return true;
+	kmp_layout_compose(l);
+	return kmp_layout_check(l, v->path, err);
 }

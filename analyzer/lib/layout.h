@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmempool: what the analyzer knows about the kernel's data structures.
- * Every offset and size here comes from DWARF (debuginfo.c); none is
- * written in the source.
+ * Every offset and size here comes from DWARF (dwarf_layout.c loads them
+ * by the table of layout_check.c, which also bounds each inside its
+ * struct); none is written in the source.  A field is taken out of a
+ * struct read into a buffer only through the accessor of field.h.
  */
 #ifndef KMP_LAYOUT_H
 #define KMP_LAYOUT_H
@@ -14,6 +16,7 @@ struct kmp_field {
 	uint64_t off;
 	uint64_t size;
 	bool ok;
+	const char *name;	/* "mempool_s.elements", for errors; may be NULL */
 };
 
 #define KMP_MAX_TYPES 16
@@ -41,11 +44,22 @@ struct kmp_layout {
 	bool v12;
 	struct kmp_field instance, waiter_entry, waiter_since;
 	uint64_t waiter_size;
+	/*
+	 * Members of members, in the outer struct (kmp_layout_compose()):
+	 * mempool_s.list.next and .prev, the first byte of mempool_s.lock
+	 * (qspinlock's locked byte), mempool_s.wait.head.
+	 */
+	struct kmp_field list_next, list_prev, lock_byte, wait_head;
 	/* struct list_head */
+	uint64_t lh_size;
 	struct kmp_field lh_next, lh_prev;
 	/* struct wait_queue_head, struct wait_queue_entry */
+	uint64_t wqh_size, wqe_size;
 	struct kmp_field wqh_head, wqe_private, wqe_entry, wqe_func;
+	/* wait_queue_entry.entry.next and .prev, in the entry (kmp_layout_compose()) */
+	struct kmp_field wqe_next, wqe_prev;
 	/* struct task_struct (task_state: __state, or state before 5.14) */
+	uint64_t task_size;
 	struct kmp_field task_pid, task_comm, task_state;
 	bool have_tasks;
 	/* task_struct members for the search of task stacks */
@@ -55,6 +69,7 @@ struct kmp_layout {
 	 * head) to 6.6; since, signal->thread_head lists them all through
 	 * thread_node (threads_by_signal).
 	 */
+	uint64_t signal_size;
 	struct kmp_field task_signal, task_thread_node, signal_thread_head;
 	bool threads_by_signal;
 	bool have_stacks;

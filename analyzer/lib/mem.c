@@ -64,21 +64,3 @@ bool kmp_read_string(struct kmp_mem *mem, uint64_t addr, char *buf,
 		  (unsigned long long)addr, max);
 	return false;
 }
-
-uint64_t kmp_field_uint(const unsigned char *buf, const struct kmp_field *f)
-{
-	uint64_t v = 0;
-
-	for (uint64_t i = f->size; i > 0; i--)
-		v = (v << 8) | buf[f->off + i - 1];
-	return v;
-}
-
-int64_t kmp_field_int(const unsigned char *buf, const struct kmp_field *f)
-{
-	uint64_t u = kmp_field_uint(buf, f);
-
-	if (f->size < 8 && (u & (1ULL << (f->size * 8 - 1))))
-		u |= ~0ULL << (f->size * 8);
-	return (int64_t)u;
-}

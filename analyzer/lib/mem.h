@@ -33,9 +33,7 @@ struct kmp_mem {
 
 bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	      struct kmp_err *err);
-/* Decode field @f (little endian, 1..8 bytes) of a struct read into @buf. */
-uint64_t kmp_field_uint(const unsigned char *buf, const struct kmp_field *f);
-int64_t kmp_field_int(const unsigned char *buf, const struct kmp_field *f);
+/* A field of a struct read into a buffer: the accessor of field.h. */
 /* Read an unsigned integer of @size (1, 2, 4 or 8) bytes, little endian. */
 bool kmp_read_uint(struct kmp_mem *mem, uint64_t addr, uint64_t size,
 		   uint64_t *val, struct kmp_err *err);

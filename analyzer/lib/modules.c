@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field.h"
 #include "modules.h"
 #include "walk.h"
 
@@ -38,14 +39,23 @@ static bool region_ok(const struct kmp_modregion *r)
 	return r->size && r->size <= (1ULL << 32) && r->start + r->size > r->start;
 }
 
-/* The module's text, data and every region, from struct module in @buf. */
-static bool mod_regions(const unsigned char *buf, const struct kmp_modlayout *ml,
+/* Field @f of the struct module in @buf (@len bytes); 0 if refused (kmp_modules_read() checked). */
+static uint64_t mod_field(const unsigned char *buf, size_t len, const struct kmp_field *f)
+{
+	struct kmp_err e;
+	uint64_t v;
+
+	return kmp_field_get(buf, len, f, &v, &e) ? v : 0;
+}
+
+/* The module's text, data and every region, from struct module in @buf (@len bytes). */
+static bool mod_regions(const unsigned char *buf, size_t len, const struct kmp_modlayout *ml,
 			struct kmp_module *m)
 {
 	if (!ml->per_kind) {
-		uint64_t base = kmp_field_uint(buf, &ml->base), size = kmp_field_uint(buf, &ml->size);
-		uint64_t text = kmp_field_uint(buf, &ml->text_size);
-		uint64_t rw = kmp_field_uint(buf, &ml->ro_after_init_size);
+		uint64_t base = mod_field(buf, len, &ml->base), size = mod_field(buf, len, &ml->size);
+		uint64_t text = mod_field(buf, len, &ml->text_size);
+		uint64_t rw = mod_field(buf, len, &ml->ro_after_init_size);
 
 		m->reg[0] = (struct kmp_modregion){ base, size };
 		m->nreg = 1;
@@ -54,8 +64,8 @@ static bool mod_regions(const unsigned char *buf, const struct kmp_modlayout *ml
 		return region_ok(&m->reg[0]) && text <= size && rw <= size;
 	}
 	for (int i = 0; i < KMP_MOD_N; i++) {
-		struct kmp_modregion r = { kmp_field_uint(buf, &ml->mem_base[i]),
-					   kmp_field_uint(buf, &ml->mem_size[i]) };
+		struct kmp_modregion r = { mod_field(buf, len, &ml->mem_base[i]),
+					   mod_field(buf, len, &ml->mem_size[i]) };
 
 		if (!r.start && !r.size)
 			continue;	/* a kind the module has none of */
@@ -74,11 +84,32 @@ static bool mod_regions(const unsigned char *buf, const struct kmp_modlayout *ml
 	return m->text.size > 0;
 }
 
+/* The symbol table of the module whose mod_kallsyms is at @ks (none if it does not read). */
+static void mod_symtab(struct kmp_mem *mem, const struct kmp_modlayout *ml, uint64_t ks,
+		       struct kmp_module *m)
+{
+	const struct kmp_field *const fs[] = { &ml->ks_symtab, &ml->ks_num, &ml->ks_strtab };
+	unsigned char kb[64];
+	uint64_t need = 0;
+	struct kmp_err why;
+
+	for (size_t i = 0; i < 3; i++)
+		if (fs[i]->off <= sizeof(kb) && fs[i]->size <= sizeof(kb) - fs[i]->off &&
+		    fs[i]->off + fs[i]->size > need)
+			need = fs[i]->off + fs[i]->size;
+	if (!kmp_fields_fit(fs, 3, need, &why) || !kmp_read(mem, ks, kb, need, &why))
+		return;
+	m->symtab = mod_field(kb, need, &ml->ks_symtab);
+	m->num_symtab = mod_field(kb, need, &ml->ks_num);
+	m->strtab = mod_field(kb, need, &ml->ks_strtab);
+}
+
 static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct mods_arg *a = arg;
 	const struct kmp_modlayout *ml = a->ml;
 	uint64_t addr = node - ml->list.off, ks;
+	const unsigned char *name;
 	struct kmp_module *m;
 	struct kmp_err why;
 	size_t nlen;
@@ -101,30 +132,25 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 	m = &a->out->v[a->out->n];
 	memset(m, 0, sizeof(*m));
 	m->addr = addr;
+	name = kmp_field_bytes(a->buf, a->size, &ml->name, &why);
+	if (!name) {
+		kmp_wraperr(err, &why, "struct module at 0x%" PRIx64 ": %s", addr, why.msg);
+		return false;
+	}
 	nlen = ml->name.size < sizeof(m->name) ? ml->name.size : sizeof(m->name) - 1;
-	memcpy(m->name, a->buf + ml->name.off, nlen);
+	memcpy(m->name, name, nlen);
 	m->name[nlen] = '\0';
 	if (strnlen(m->name, nlen) == nlen || !printable_name(m->name)) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "struct module at 0x%" PRIx64 " has no valid name", addr);
 		return false;
 	}
-	if (!mod_regions(a->buf, ml, m)) {
+	if (!mod_regions(a->buf, a->size, ml, m)) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "module %s at 0x%" PRIx64 ": inconsistent layout", m->name, addr);
 		return false;
 	}
-	ks = kmp_field_uint(a->buf, &ml->kallsyms);
-	if (ks) {
-		unsigned char kb[64];
-		uint64_t need = ml->ks_strtab.off + ml->ks_strtab.size;
-
-		if (need <= sizeof(kb) && ml->ks_symtab.off + 8 <= sizeof(kb) &&
-		    ml->ks_num.off + ml->ks_num.size <= sizeof(kb) &&
-		    kmp_read(a->mem, ks, kb, need, &why)) {
-			m->symtab = kmp_field_uint(kb, &ml->ks_symtab);
-			m->num_symtab = kmp_field_uint(kb, &ml->ks_num);
-			m->strtab = kmp_field_uint(kb, &ml->ks_strtab);
-		}
-	}
+	ks = mod_field(a->buf, a->size, &ml->kallsyms);
+	if (ks)
+		mod_symtab(a->mem, ml, ks, m);
 	a->out->n++;
 	return true;
 }
@@ -161,6 +187,11 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 	for (size_t i = 0; i < nfs; i++)
 		if (fs[i]->off + fs[i]->size > a.size)
 			a.size = fs[i]->off + fs[i]->size;
+	/* The integers (all but list and name) as the accessor reads them. */
+	if (!kmp_fields_fit(fs + 2, nfs - 2, a.size, &why)) {
+		snprintf(out->why, sizeof(out->why), "struct module: %.200s", why.msg);
+		return;
+	}
 	a.buf = malloc(a.size);
 	if (!a.buf) {
 		snprintf(out->why, sizeof(out->why), "out of memory");
@@ -211,12 +242,13 @@ static bool each_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 			break;
 		for (uint64_t j = 0; j < k; j++) {
 			const unsigned char *s = buf + j * ml->sym_size;
-			uint64_t type = kmp_field_uint(s, &ml->st_info) & 0xf;
+			size_t len = ml->sym_size;
+			uint64_t type = mod_field(s, len, &ml->st_info) & 0xf;
 
 			if (type != STT_FUNC_ && type != STT_OBJECT_)
 				continue;
-			if (fn(kmp_field_uint(s, &ml->st_value), kmp_field_uint(s, &ml->st_size),
-			       kmp_field_uint(s, &ml->st_name), arg)) {
+			if (fn(mod_field(s, len, &ml->st_value), mod_field(s, len, &ml->st_size),
+			       mod_field(s, len, &ml->st_name), arg)) {
 				free(buf);
 				return true;
 			}

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field.h"
 #include "poolcheck.h"
-
-
 
 static bool ptr_ok(uint64_t p)
 {
@@ -93,19 +92,49 @@ static void name_alloc(const struct kmp_kernel *k, const struct kmp_slablayout *
 	}
 }
 
+/* The members of mempool_t the checks take from its bytes (field.h). */
+struct pool_fields {
+	int64_t min_nr, curr_nr;
+	uint64_t alloc, free, pool_data, elements, lock;
+};
+
+static bool pool_fields(const struct kmp_layout *l, const unsigned char *buf,
+			struct pool_fields *pf, struct kmp_err *err)
+{
+	size_t len = l->pool_size;
+
+	return kmp_field_sget(buf, len, &l->min_nr, &pf->min_nr, err) &&
+	       kmp_field_sget(buf, len, &l->curr_nr, &pf->curr_nr, err) &&
+	       kmp_field_get(buf, len, &l->alloc, &pf->alloc, err) &&
+	       kmp_field_get(buf, len, &l->free, &pf->free, err) &&
+	       kmp_field_get(buf, len, &l->pool_data, &pf->pool_data, err) &&
+	       kmp_field_get(buf, len, &l->elements, &pf->elements, err) &&
+	       kmp_field_get(buf, len, &l->lock_byte, &pf->lock, err);
+}
+
+bool kmp_pool_fields_fit(const struct kmp_layout *l, struct kmp_err *err)
+{
+	const struct kmp_field *const fs[] = { &l->min_nr, &l->curr_nr, &l->alloc, &l->free,
+					       &l->pool_data, &l->elements, &l->lock_byte };
+
+	return kmp_fields_fit(fs, sizeof(fs) / sizeof(fs[0]), l->pool_size, err);
+}
+
 static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t addr,
 		  struct kmp_poolinfo *pi, bool strict, struct kmp_err *why)
 {
 	const struct kmp_layout *l = k->l;
 	const struct kmp_poolfns *f = &k->fns;
 	const struct kmp_module *m;
+	struct pool_fields pf;
 	unsigned char *buf;
 	struct kmp_err e;
-	uint64_t lock;
 	bool ok = false;
 
 	memset(pi, 0, sizeof(*pi));
 	pi->addr = addr;
+	if (!kmp_pool_fields_fit(l, why))
+		return false;
 	if (!ptr_ok(addr)) {
 		kmp_seterr(why, KMP_ERR_CORRUPT, "0x%" PRIx64 " is not an aligned kernel address", addr);
 		return false;
@@ -119,11 +148,13 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		kmp_wraperr(why, &e, "unreadable: %s", e.msg);
 		goto out;
 	}
-	pi->min_nr = kmp_field_int(buf, &l->min_nr);
-	pi->curr_nr = kmp_field_int(buf, &l->curr_nr);
-	pi->alloc = kmp_field_uint(buf, &l->alloc);
-	pi->free = kmp_field_uint(buf, &l->free);
-	pi->pool_data = kmp_field_uint(buf, &l->pool_data);
+	if (!pool_fields(l, buf, &pf, why))
+		goto out;
+	pi->min_nr = pf.min_nr;
+	pi->curr_nr = pf.curr_nr;
+	pi->alloc = pf.alloc;
+	pi->free = pf.free;
+	pi->pool_data = pf.pool_data;
 	if (pi->min_nr < 0 || pi->min_nr > KMP_MIN_NR_MAX || pi->curr_nr < 0 ||
 	    pi->curr_nr > pi->min_nr) {
 		kmp_seterr(why, KMP_ERR_CORRUPT, "min_nr %" PRId64 ", curr_nr %" PRId64 " out of range",
@@ -142,8 +173,7 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	}
 	/* kmalloc_array(0) gives ZERO_SIZE_PTR (16); mempool_exit() leaves NULL. */
 	if (strict) {
-		uint64_t elements = kmp_field_uint(buf, &l->elements);
-
+		uint64_t elements = pf.elements;
 		uint64_t obj, cache, osize;
 
 		if (pi->min_nr ? !ptr_ok(elements) : elements != 16) {
@@ -162,14 +192,13 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 		}
 	}
 	/* The lock word: qspinlock's locked byte is 0, 1 or (paravirt) 3. */
-	lock = kmp_field_uint(buf, &(struct kmp_field){ l->lock.off, 1, true });
-	if (lock != 0 && lock != 1 && lock != 3) {
-		kmp_seterr(why, KMP_ERR_CORRUPT, "lock byte 0x%" PRIx64 " is not a spinlock's", lock);
+	if (pf.lock != 0 && pf.lock != 1 && pf.lock != 3) {
+		kmp_seterr(why, KMP_ERR_CORRUPT, "lock byte 0x%" PRIx64 " is not a spinlock's", pf.lock);
 		goto out;
 	}
 	/* The reserve: curr_nr readable, non-NULL element pointers. */
 	if (pi->curr_nr > 0) {
-		uint64_t elements = kmp_field_uint(buf, &l->elements);
+		uint64_t elements = pf.elements;
 		uint64_t n = (uint64_t)pi->curr_nr, chunk[64];
 
 		if (!ptr_ok(elements)) {
@@ -191,9 +220,9 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 			}
 		}
 	}
-	if (!wait_head_ok(k, addr + l->wait.off + l->wqh_head.off, why))
+	if (!wait_head_ok(k, addr + l->wait_head.off, why))
 		goto out;
-	if (strict && !waiters_ok(k, addr + l->wait.off + l->wqh_head.off, why))
+	if (strict && !waiters_ok(k, addr + l->wait_head.off, why))
 		goto out;
 	/*
 	 * The type, from the free function: it says what the elements are

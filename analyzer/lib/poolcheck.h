@@ -36,6 +36,13 @@ bool kmp_pool_check(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 		    uint64_t addr, struct kmp_poolinfo *pi, struct kmp_err *why);
 
 /*
+ * Do the members of mempool_t that the checks and the scan take from its
+ * bytes fit the struct (field.h)?  False with @err (kind format) naming
+ * the first that does not: the layout cannot be used for them.
+ */
+bool kmp_pool_fields_fit(const struct kmp_layout *l, struct kmp_err *err);
+
+/*
  * The stricter check for a scan of memory, where nothing else vouches for
  * the address: also alloc and free are function entries, the reserve
  * array exists (NULL after mempool_exit()), and a slab pool's cache reads.

@@ -7,11 +7,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "field.h"
 #include "names.h"
 #include "pools.h"
 #include "walk.h"
-
-
 
 /* A pool's wait queue: how many wait, and (format 1.2, @ages) the longest wait. */
 struct queue_arg {
@@ -92,7 +91,7 @@ static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uin
 	q->mem = mem;
 	q->l = l;
 	q->n = q->oldest = 0;
-	return kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, max, queue_visit, q,
+	return kmp_list_walk(mem, l, pool + l->wait_head.off, max, queue_visit, q,
 			     &last, why) == KMP_WALK_DONE;
 }
 
@@ -244,24 +243,32 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err)
 {
 	const struct kmp_layout *l = a->l;
-	const unsigned char *lb = a->buf + l->list.off, *la = a->again + l->list.off;
-	uint64_t prev, prev_next;
+	const struct kmp_field *const same[] = { &l->list_next, &l->list_prev, &l->name, &l->owner,
+						 &l->instance };
+	size_t len = l->pool_size, nsame = l->v12 ? 5 : 4;
+	uint64_t prev = 0, next = 0, prev_next, was, now;
 	struct kmp_err why;
 
-	if (!kmp_read(a->mem, addr, a->again, l->pool_size, &why) ||
-	    kmp_field_uint(lb, &l->lh_next) != kmp_field_uint(la, &l->lh_next) ||
-	    kmp_field_uint(lb, &l->lh_prev) != kmp_field_uint(la, &l->lh_prev) ||
-	    kmp_field_uint(a->buf, &l->name) != kmp_field_uint(a->again, &l->name) ||
-	    kmp_field_uint(a->buf, &l->owner) != kmp_field_uint(a->again, &l->owner) ||
-	    (l->v12 && kmp_field_uint(a->buf, &l->instance) !=
-	     kmp_field_uint(a->again, &l->instance))) {
+	if (!kmp_read(a->mem, addr, a->again, len, &why)) {
 		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
 			  "it was read", addr);
 		return false;
 	}
-	prev = kmp_field_uint(la, &l->lh_prev);
+	for (size_t i = 0; i < nsame; i++) {
+		if (!kmp_field_get(a->buf, len, same[i], &was, err) ||
+		    !kmp_field_get(a->again, len, same[i], &now, err))
+			return false;
+		if (was != now) {
+			kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
+				  "it was read", addr);
+			return false;
+		}
+	}
+	if (!kmp_field_get(a->again, len, &l->list_prev, &prev, err) ||
+	    !kmp_field_get(a->again, len, &l->list_next, &next, err))
+		return false;
 	/* list_del_init() leaves the node pointing at itself: gone from the list. */
-	if (prev == addr + l->list.off || kmp_field_uint(la, &l->lh_next) == addr + l->list.off ||
+	if (prev == addr + l->list.off || next == addr + l->list.off ||
 	    !kmp_read_uint(a->mem, prev + l->lh_next.off, l->lh_next.size, &prev_next, &why) ||
 	    prev_next != addr + l->list.off) {
 		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " left the list "
@@ -287,12 +294,12 @@ static bool bad_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 	return true;
 }
 
-static void read_counters(const struct kmp_layout *l, const unsigned char *buf,
-			  struct kmp_pool *p)
+static bool read_counters(const struct kmp_layout *l, const unsigned char *buf,
+			  struct kmp_pool *p, struct kmp_err *err)
 {
-	p->min_nr = kmp_field_int(buf, &l->min_nr);
-	p->curr_nr = kmp_field_int(buf, &l->curr_nr);
-	p->low_nr = kmp_field_int(buf, &l->low_nr);
+	return kmp_field_sget(buf, l->pool_size, &l->min_nr, &p->min_nr, err) &&
+	       kmp_field_sget(buf, l->pool_size, &l->curr_nr, &p->curr_nr, err) &&
+	       kmp_field_sget(buf, l->pool_size, &l->low_nr, &p->low_nr, err);
 }
 
 /* What the kernel keeps under the pool's lock (low_nr: the series'). */
@@ -318,7 +325,8 @@ static bool check_counters(struct pools_arg *a, uint64_t addr, struct kmp_pool *
 	for (int i = 0; a->mem->live && !counters_ok(p) && i < 3; i++) {
 		if (!kmp_read(a->mem, addr, a->again, a->l->pool_size, &why))
 			break;
-		read_counters(a->l, a->again, p);
+		if (!read_counters(a->l, a->again, p, err))
+			return false;
 	}
 	if (counters_ok(p))
 		return true;
@@ -332,24 +340,72 @@ static bool check_counters(struct pools_arg *a, uint64_t addr, struct kmp_pool *
 	return true;
 }
 
+/* The members of a pool record that are not its counters, from its bytes (field.h). */
+struct record {
+	uint64_t name, owner, instance, elem_size, nr_reserve, nr_wait, nr_fail, nr_empty;
+	int64_t type;
+};
+
+static bool pool_record(const struct kmp_layout *l, const unsigned char *buf, struct record *r,
+			struct kmp_err *err)
+{
+	size_t len = l->pool_size;
+
+	memset(r, 0, sizeof(*r));
+	return kmp_field_get(buf, len, &l->name, &r->name, err) &&
+	       kmp_field_get(buf, len, &l->owner, &r->owner, err) &&
+	       (!l->v12 || kmp_field_get(buf, len, &l->instance, &r->instance, err)) &&
+	       kmp_field_sget(buf, len, &l->type, &r->type, err) &&
+	       kmp_field_get(buf, len, &l->elem_size, &r->elem_size, err) &&
+	       kmp_field_get(buf, len, &l->nr_reserve, &r->nr_reserve, err) &&
+	       kmp_field_get(buf, len, &l->nr_wait, &r->nr_wait, err) &&
+	       (!l->nr_fail.ok || !l->nr_empty.ok ||
+		(kmp_field_get(buf, len, &l->nr_fail, &r->nr_fail, err) &&
+		 kmp_field_get(buf, len, &l->nr_empty, &r->nr_empty, err)));
+}
+
+/*
+ * Every member the walk takes from a pool's bytes, checked once before
+ * the walk: a layout that does not fit is one error, not one per pool.
+ */
+static bool record_fits(const struct kmp_layout *l, struct kmp_err *err)
+{
+	const struct kmp_field *const fs[] = { &l->name, &l->owner, &l->type, &l->elem_size,
+					       &l->nr_reserve, &l->nr_wait, &l->min_nr,
+					       &l->curr_nr, &l->low_nr, &l->list_next,
+					       &l->list_prev, &l->instance, &l->nr_fail,
+					       &l->nr_empty };
+	size_t n = sizeof(fs) / sizeof(fs[0]) - 3;
+
+	if (l->v12)
+		n++;
+	if (!kmp_fields_fit(fs, n, l->pool_size, err))
+		return false;
+	return !l->nr_fail.ok || !l->nr_empty.ok || kmp_fields_fit(fs + 12, 2, l->pool_size, err);
+}
+
 static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct pools_arg *a = arg;
 	const struct kmp_layout *l = a->l;
-	uint64_t addr = node - l->list.off, name, owner, instance = 0;
+	uint64_t addr = node - l->list.off, name, owner, instance;
 	struct kmp_pool p = { .addr = addr };
 	char *owner_s = NULL, why[128];
 	struct queue_arg q = { 0 };
 	struct kmp_err rerr;
-	bool sent, bad;
+	struct record r;
+	bool sent, bad = false;
 	int ok;
 
 	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &rerr)) {
 		kmp_wraperr(err, &rerr, "unreadable mempool at 0x%" PRIx64 ": %s", addr, rerr.msg);
 		return false;
 	}
-	name = kmp_field_uint(a->buf, &l->name);
-	owner = kmp_field_uint(a->buf, &l->owner);
+	if (!pool_record(l, a->buf, &r, err))
+		return false;
+	name = r.name;
+	owner = r.owner;
+	instance = r.instance;
 	if (!name)
 		return bad_string(a, addr, "name", name, "is a NULL pointer", err);
 	ok = pool_string(a, addr, "name", name, KMP_NAME_MAX, &p.name, why, sizeof(why), err);
@@ -368,8 +424,6 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		free(owner_s);
 	}
 	p.v12 = l->v12;
-	if (p.v12)
-		instance = kmp_field_uint(a->buf, &l->instance);
 	if (instance) {
 		ok = pool_string(a, addr, "instance", instance, KMP_NAME_MAX, &p.instance, why,
 				 sizeof(why), err);
@@ -390,19 +444,19 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		free(p.instance);
 		return false;
 	}
-	p.type = kmp_type_name(l, kmp_field_int(a->buf, &l->type));
-	p.elem_size = kmp_field_uint(a->buf, &l->elem_size);
-	read_counters(l, a->buf, &p);
-	if (!check_counters(a, addr, &p, &bad, err) || bad) {
+	p.type = kmp_type_name(l, r.type);
+	p.elem_size = r.elem_size;
+	if (!read_counters(l, a->buf, &p, err) || !check_counters(a, addr, &p, &bad, err) ||
+	    bad) {
 		free(p.name);
 		free(p.instance);
 		return bad;
 	}
-	p.nr_reserve = kmp_field_uint(a->buf, &l->nr_reserve);
-	p.nr_wait = kmp_field_uint(a->buf, &l->nr_wait);
+	p.nr_reserve = r.nr_reserve;
+	p.nr_wait = r.nr_wait;
 	p.v11 = l->nr_fail.ok && l->nr_empty.ok;
-	p.nr_fail = p.v11 ? kmp_field_uint(a->buf, &l->nr_fail) : 0;
-	p.nr_empty = p.v11 ? kmp_field_uint(a->buf, &l->nr_empty) : 0;
+	p.nr_fail = r.nr_fail;
+	p.nr_empty = r.nr_empty;
 	/* Format 1.2: the waiters' start times, if this walk knows the time and HZ. */
 	q.ages = p.v12 && a->have_now && a->st->clock.hz;
 	q.now = a->now;
@@ -549,6 +603,8 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	uint64_t last = head;
 	bool same, ok = false;
 
+	if (!record_fits(l, err))
+		return false;
 	a.buf = malloc(size);
 	a.again = malloc(size);
 	if (mem->live)
@@ -690,7 +746,7 @@ bool kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t 
 			   "members: the tasks waiting on a pool cannot be read");
 		return false;
 	}
-	if (kmp_list_walk(mem, l, pool + l->wait.off + l->wqh_head.off, lim->max_waiters,
+	if (kmp_list_walk(mem, l, pool + l->wait_head.off, lim->max_waiters,
 			  waiter_visit, &a, &last, &why) == KMP_WALK_DONE)
 		return true;
 	kmp_wraperr(err, &why, "wait queue of mempool at 0x%" PRIx64 ": %s", pool, why.msg);

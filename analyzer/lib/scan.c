@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field.h"
 #include "scan.h"
 #include "walk.h"
 
@@ -34,26 +35,26 @@ struct scanner {
 	uint64_t gave_up;		/* pfn where the struct page walk stopped, 0 if not */
 };
 
-static uint64_t word(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-
-/* The cheap test on bytes at hand: both function pointers in text, counts sane. */
+/*
+ * The cheap test on the bytes at @p (a pool's size of them): both function
+ * pointers in text, counts sane.  kmp_scan() checked the fields fit
+ * (kmp_pool_fields_fit()), so the accessor refuses nothing here.
+ */
 static bool shape(const struct scanner *s, const unsigned char *p)
 {
 	const struct kmp_layout *l = s->k->l;
+	size_t len = l->pool_size;
+	uint64_t alloc, free;
 	int64_t min, curr;
+	struct kmp_err e;
 
-	if (!kmp_kernel_is_text(s->k, word(p + l->alloc.off)) ||
-	    !kmp_kernel_is_text(s->k, word(p + l->free.off)))
+	if (!kmp_field_get(p, len, &l->alloc, &alloc, &e) ||
+	    !kmp_field_get(p, len, &l->free, &free, &e) ||
+	    !kmp_kernel_is_text(s->k, alloc) || !kmp_kernel_is_text(s->k, free))
 		return false;
-	min = kmp_field_int(p, &l->min_nr);
-	curr = kmp_field_int(p, &l->curr_nr);
+	if (!kmp_field_sget(p, len, &l->min_nr, &min, &e) ||
+	    !kmp_field_sget(p, len, &l->curr_nr, &curr, &e))
+		return false;
 	return min >= 0 && min <= KMP_MIN_NR_MAX && curr >= 0 && curr <= min;
 }
 
@@ -203,7 +204,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 		}
 		for (uint64_t i = 0; i < n; i++) {
 			const unsigned char *p = pages + i * ps;
-			uint64_t order = 0;
+			uint64_t order = 0, flags, cache;
 
 			/*
 			 * Holes in physical memory leave holes in vmemmap (and
@@ -229,9 +230,10 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 				continue;
 			}
 			missing_run = 0;
-			if (!kmp_slab_page(sl, p))
+			if (!kmp_slab_page(sl, p) || !kmp_field_get(p, ps, &sl->flags, &flags, &e) ||
+			    !kmp_field_get(p, ps, &sl->slab_cache, &cache, &e))
 				continue;
-			if (word(p + sl->flags.off) & (1ULL << sl->pg_head)) {
+			if (flags & (1ULL << sl->pg_head)) {
 				unsigned char t[256];
 				const unsigned char *tp = NULL;
 
@@ -245,7 +247,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 					continue;
 				order = kmp_slab_order(sl, tp);
 			}
-			scan_slab(s, pfn + i, word(p + sl->slab_cache.off), (unsigned int)order);
+			scan_slab(s, pfn + i, cache, (unsigned int)order);
 		}
 	}
 	free(pages);
@@ -369,6 +371,13 @@ bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint6
 	bool ok = true;
 
 	memset(st, 0, sizeof(*st));
+	if (!kmp_pool_fields_fit(k->l, err))
+		return false;
+	if (k->l->pool_size > CHUNK) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "struct mempool_s of %" PRIu64 " bytes: too big to "
+			   "scan for", k->l->pool_size);
+		return false;
+	}
 	s.buf = malloc(CHUNK);
 	s.caches = calloc(CACHES_MAX, sizeof(*s.caches));
 	if (!s.buf || !s.caches) {
@@ -395,7 +404,11 @@ bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint6
 		*err = verr;
 		ok = false;
 	}
-	if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
+	if (sl->objects_ok && !kmp_slab_fields_fit(sl, &verr)) {
+		if (ok)
+			kmp_wraperr(err, &verr, "slab memory was not searched: %s", verr.msg);
+		ok = false;
+	} else if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
 		scan_slabs(&s, sl->max_pfn);
 	} else {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "slab memory was not searched: %s", !sl->objects_ok ?

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 
+#include "field.h"
 #include "slab.h"
 
 bool kmp_cache_read(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64_t cache,
@@ -32,36 +33,49 @@ bool kmp_cache_read(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64
 	return true;
 }
 
-static uint64_t field(const unsigned char *p, const struct kmp_field *f)
+/*
+ * Field @f of the struct page in @page (page_struct_size bytes), 0 if the
+ * accessor refuses it (kmp_slab_fields_fit() says beforehand whether it would).
+ */
+static uint64_t field(const struct kmp_slablayout *sl, const unsigned char *page,
+		      const struct kmp_field *f)
 {
-	uint64_t v = 0;
+	struct kmp_err e;
+	uint64_t v;
 
-	for (uint64_t b = f->size; b > 0; b--)
-		v = (v << 8) | p[f->off + b - 1];
-	return v;
+	return kmp_field_get(page, sl->page_struct_size, f, &v, &e) ? v : 0;
+}
+
+bool kmp_slab_fields_fit(const struct kmp_slablayout *sl, struct kmp_err *err)
+{
+	const struct kmp_field *const fs[] = { &sl->compound_head, &sl->flags, &sl->slab_cache,
+					       &sl->order, &sl->page_type };
+	size_t n = sl->slab_by == KMP_SLAB_BY_FLAG ? 4 : 5;
+
+	return kmp_fields_fit(fs, n, sl->page_struct_size, err);
 }
 
 bool kmp_slab_page(const struct kmp_slablayout *sl, const unsigned char *page)
 {
 	uint64_t t;
 
-	if (field(page, &sl->compound_head) & 1)
+	if (field(sl, page, &sl->compound_head) & 1)
 		return false;		/* a tail page */
 	switch (sl->slab_by) {
 	case KMP_SLAB_BY_FLAG:
-		return field(page, &sl->flags) & (1ULL << sl->pg_slab);
+		return field(sl, page, &sl->flags) & (1ULL << sl->pg_slab);
 	case KMP_SLAB_BY_TYPE_BIT:
-		t = field(page, &sl->page_type);
+		t = field(sl, page, &sl->page_type);
 		return (t & (uint64_t)(sl->type_base | sl->pg_slab)) == (uint64_t)sl->type_base;
 	case KMP_SLAB_BY_TYPE_BYTE:
-		return (field(page, &sl->page_type) >> 24) == (uint64_t)sl->pg_slab;
+		return (field(sl, page, &sl->page_type) >> 24) == (uint64_t)sl->pg_slab;
 	}
 	return false;
 }
 
 unsigned int kmp_slab_order(const struct kmp_slablayout *sl, const unsigned char *next)
 {
-	return (unsigned int)(field(next, &sl->order) & sl->order_mask);
+	return (unsigned int)(field(sl, next, &sl->order) & sl->order_mask);
 }
 
 bool kmp_page_head(const struct kmp_slablayout *sl, uint64_t page, uint64_t info, uint64_t *head)

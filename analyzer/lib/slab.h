@@ -50,6 +50,13 @@ struct kmp_slablayout {
 bool kmp_cache_read(struct kmp_mem *mem, const struct kmp_slablayout *sl, uint64_t cache,
 		    char *name, size_t len, uint64_t *object_size, struct kmp_err *err);
 
+/*
+ * Do the members of struct page (and struct slab, folio) that the slab
+ * tests take from its bytes fit page_struct_size (field.h)?  False with
+ * @err (kind format) naming the first that does not.
+ */
+bool kmp_slab_fields_fit(const struct kmp_slablayout *sl, struct kmp_err *err);
+
 /* Is the struct page in @page (page_struct_size bytes) the head or only page of a slab? */
 bool kmp_slab_page(const struct kmp_slablayout *sl, const unsigned char *page);
 

@@ -5,11 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "field.h"
 #include "stackwait.h"
 #include "walk.h"
 
 #define TASK_UNINTERRUPTIBLE_ 0x0002
 #define TASK_NOLOAD_ 0x0400
+/* A wait_queue_entry's bound when the layout has no size for it (set by hand). */
+#define KMP_ENTRY_MAX 256
 
 /* Pools found so far: validated once, shared by their waiters. */
 struct kmp_stackwait_ctx {
@@ -70,7 +73,7 @@ static bool head_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct search *s = arg;
 	const struct kmp_layout *l = s->k->l;
-	uint64_t pool = node - l->wait.off - l->wqh_head.off;
+	uint64_t pool = node - l->wait_head.off;
 	const struct kmp_poolinfo *known = known_pool(s->c, pool);
 	struct kmp_poolinfo *pi;
 	struct kmp_err why;
@@ -109,6 +112,41 @@ static bool ret_into_alloc(const struct search *s, const uint64_t *w, size_t fro
 	return false;
 }
 
+/*
+ * The bytes of a wait_queue_entry the search reads on a stack: from its
+ * start to the end of the last member it takes (entry_fits() bounds them;
+ * entry.prev ends the struct on every kernel).
+ */
+static uint64_t entry_span(const struct kmp_layout *l)
+{
+	const struct kmp_field *const fs[] = { &l->wqe_private, &l->wqe_func, &l->wqe_next,
+					       &l->wqe_prev };
+	uint64_t span = 0;
+
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if (fs[i]->off + fs[i]->size > span)
+			span = fs[i]->off + fs[i]->size;
+	return span;
+}
+
+/* The members of a wait_queue_entry the search reads, in the entry and a stack's bytes. */
+static bool entry_fits(const struct kmp_kernel *k, struct kmp_err *err)
+{
+	const struct kmp_layout *l = k->l;
+	const struct kmp_field *const fs[] = { &l->wqe_private, &l->wqe_func, &l->wqe_next,
+					       &l->wqe_prev };
+	size_t n = sizeof(fs) / sizeof(fs[0]);
+
+	if (!kmp_fields_fit(fs, n, l->wqe_size ? l->wqe_size : KMP_ENTRY_MAX, err))
+		return false;
+	if (entry_span(l) > k->thread_size) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "a wait_queue_entry of %" PRIu64 " bytes does not fit "
+			   "a stack of %" PRIu64, entry_span(l), k->thread_size);
+		return false;
+	}
+	return true;
+}
+
 static void scan_stack(struct search *s, const struct kmp_task *t)
 {
 	const struct kmp_kernel *k = s->k;
@@ -131,22 +169,22 @@ static void scan_stack(struct search *s, const struct kmp_task *t)
 	if (!kmp_read(k->mem, lo, s->stack, len, &why))
 		goto unreadable;
 	w = (const uint64_t *)s->stack;
-	wqe_span = l->wqe_entry.off + 16;
-	if (l->wqe_private.off + 8 > wqe_span || l->wqe_func.off + 8 > wqe_span)
-		wqe_span = (l->wqe_private.off > l->wqe_func.off ? l->wqe_private.off :
-			    l->wqe_func.off) + 8;
+	wqe_span = entry_span(l);
 	for (uint64_t off = 0; off + wqe_span <= len; off += 8) {
 		const unsigned char *e = s->stack + off;
 		uint64_t priv, func, next, prev, wqe = lo + off, last;
 		struct kmp_stackwait sw;
 		struct kmp_err werr;
 
-		memcpy(&priv, e + l->wqe_private.off, 8);
-		memcpy(&func, e + l->wqe_func.off, 8);
+		/* entry_fits() vouched for these: the entry's span lies in the stack read. */
+		if (!kmp_field_get(e, wqe_span, &l->wqe_private, &priv, &why) ||
+		    !kmp_field_get(e, wqe_span, &l->wqe_func, &func, &why))
+			goto unreadable;
 		if (priv != t->addr || func != k->autoremove_wake_function)
 			continue;
-		memcpy(&next, e + l->wqe_entry.off + l->lh_next.off, 8);
-		memcpy(&prev, e + l->wqe_entry.off + l->lh_prev.off, 8);
+		if (!kmp_field_get(e, wqe_span, &l->wqe_next, &next, &why) ||
+		    !kmp_field_get(e, wqe_span, &l->wqe_prev, &prev, &why))
+			goto unreadable;
 		memset(&sw, 0, sizeof(sw));
 		sw.task = *t;
 		sw.wqe = wqe;
@@ -210,6 +248,8 @@ bool kmp_stackwait_search(const struct kmp_kernel *k, const struct kmp_slablayou
 			   "task_struct or wait_queue_entry members");
 		return false;
 	}
+	if (!entry_fits(k, err))
+		return false;
 	s.c = calloc(1, sizeof(*s.c));
 	s.stack = malloc(k->thread_size);
 	if (!s.c || !s.stack) {

@@ -92,7 +92,7 @@ static void put(unsigned char *base, const struct kmp_field *f, uint64_t v)
 
 static void put_at(unsigned char *base, uint64_t off, uint64_t size, uint64_t v)
 {
-	struct kmp_field f = { off, size, true };
+	struct kmp_field f = { .off = off, .size = size, .ok = true };
 
 	put(base, &f, v);
 }
