@@ -1552,6 +1552,51 @@ static void test_layout_check(void)
 	l = L;
 	l.task_comm.off = 1ULL << 40;
 	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "task_struct.comm"), "comm offset");
+	/* Members the checks used to leave out: mempool_s.elements, alloc; members of members. */
+	l = L;
+	l.elements.off = L.pool_size;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "mempool_s.elements (offset"),
+	      "elements past the struct: %s", err.msg);
+	l = L;
+	l.alloc.size = 4;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "mempool_s.alloc") &&
+	      strstr(err.msg, "a pointer's"), "4-byte alloc pointer: %s", err.msg);
+	l = L;
+	l.lh_prev.off = 0x1000;
+	kmp_layout_compose(&l);
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "list.prev (offset"),
+	      "list_head.prev past its struct: %s", err.msg);
+	l = L;
+	l.list.off = L.pool_size - 8;
+	l.list.size = 8;
+	kmp_layout_compose(&l);
+	CHECK(!kmp_layout_check(&l, "v", &err), "an 8-byte mempool_s.list accepted");
+	l.list.size = 16;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "mempool_s.list"),
+	      "mempool_s.list over the struct's end: %s", err.msg);
+	l = L;
+	l.task_size = 0;
+	CHECK(!kmp_layout_check(&l, "v", &err) && strstr(err.msg, "size of struct task_struct"),
+	      "task_struct without a size: %s", err.msg);
+	end();
+
+	begin("the list walk refuses a layout whose member lies past the struct, reads nothing");
+	{
+		struct kmp_pools p = { 0 };
+		struct fake f;
+
+		fake_init(&f, 2);
+		l = L;
+		l.nr_fail = l.nr_empty = L.nr_wait;
+		l.nr_empty.off = L.pool_size + 64;
+		kmp_layout_compose(&l);		/* the fields' names */
+		CHECK(!kmp_read_pools(&f.mem, &l, HEAD_ADDR, &LIM, &p, &err) &&
+		      err.kind == KMP_ERR_FORMAT && strstr(err.msg, "mempool_s.nr_empty") &&
+		      p.n == 0, "kind %s, %zu pools: %s", kmp_errkind_name(err.kind), p.n,
+		      err.msg);
+		kmp_pools_free(&p);
+		fake_free(&f);
+	}
 	end();
 }
 

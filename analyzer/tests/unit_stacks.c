@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "layout_check.h"
 #include "memimg.h"
 #include "poolcheck.h"
 #include "scanreport.h"
@@ -465,6 +466,63 @@ static void test_no_members(void)
 	end();
 }
 
+static void count_found(const struct kmp_found *f, void *arg)
+{
+	(void)f;
+	++*(int *)arg;
+}
+
+/*
+ * A damaged vmlinux whose DWARF puts mempool_s.elements past the end of the
+ * struct: the pool checks and the scan refuse the layout with one error
+ * (kind format, naming the member) instead of reading past the buffer of
+ * the struct's size (ASan's heap-buffer-overflow before issue 21).
+ */
+static void test_bad_layout(void)
+{
+	struct kmp_layout bl = L;
+	struct kmp_scan_stats sst;
+	struct kmp_stackwait_stats st;
+	struct kmp_stackwait_ctx *ctx;
+	struct kmp_poolinfo pi;
+	struct kmp_err err = { 0 };
+	struct seen s = { .n = 0 };
+	struct world w;
+	int found = 0;
+
+	begin("a layout with mempool_s.elements past the struct is refused with one error, not read");
+	world_init(&w);
+	bl.elements.off = L.pool_size + 8;
+	w.k.l = &bl;
+	CHECK(!kmp_layout_check(&bl, "vmlinux", &err) && err.kind == KMP_ERR_FORMAT &&
+	      strstr(err.msg, "mempool_s.elements") && strstr(err.msg, "outside the struct"),
+	      "layout check: %s", err.msg);
+	memset(&err, 0, sizeof(err));
+	CHECK(!kmp_pool_check_strict(&w.k, &w.sl, pool_addr(1), &pi, &err) &&
+	      err.kind == KMP_ERR_FORMAT && strstr(err.msg, "mempool_s.elements") &&
+	      strstr(err.msg, "refused"), "strict check: kind %s: %s",
+	      kmp_errkind_name(err.kind), err.msg);
+	memset(&err, 0, sizeof(err));
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &err) &&
+	      err.kind == KMP_ERR_FORMAT && strstr(err.msg, "mempool_s.elements"),
+	      "check: kind %s: %s", kmp_errkind_name(err.kind), err.msg);
+	memset(&err, 0, sizeof(err));
+	CHECK(status(kmp_scan(&w.k, &w.sl, 1 << 20, count_found, &found, &sst, &err), &err,
+		     true) == KMP_EFORMAT && strstr(err.msg, "mempool_s.elements") &&
+	      found == 0 && sst.candidates == 0, "scan: %d found, %" PRIu64 " candidates: %s",
+	      found, sst.candidates, err.msg);
+	/* The same for a member of a member: wait_queue_entry.entry.prev far out. */
+	bl = L;
+	bl.wqe_prev.off = 1u << 20;
+	memset(&err, 0, sizeof(err));
+	CHECK(status(kmp_stackwait_search(&w.k, &w.sl, 100, 100, record, &s, &st, &ctx, &err),
+		     &err, true) == KMP_EFORMAT && strstr(err.msg, "wait_queue_entry.entry.prev") &&
+	      s.n == 0, "stack search: %d found: %s", s.n, err.msg);
+	kmp_stackwait_done(ctx);
+	memimg_free(&w.img);
+	end();
+}
+
 /* A memory reader that repairs the image after a number of reads: a kernel that changes. */
 struct changing {
 	struct kmp_mem inner;
@@ -791,6 +849,7 @@ int main(int argc, char **argv)
 	test_loops();
 	test_live_retry();
 	test_no_members();
+	test_bad_layout();
 	test_scan_series();
 	test_no_local_objects(argv[1]);
 	test_module_search();
