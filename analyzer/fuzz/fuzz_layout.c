@@ -2,19 +2,93 @@
 /*
  * libFuzzer harness: the DWARF layout loader on mutated copies of the test
  * object (seed: fake_vmlinux), opened as vmlinux from a memfd.  A layout
- * that loads is then used for a pool walk over a small image, so that a
- * field the checks let through would show up as an out-of-bounds read.
+ * that loads is then used by every reader of a struct's bytes over a small
+ * image - the pool walk of mempool_list, both pool checks (the strict one
+ * of the scan) on a pool laid out by that layout, and the scan of the
+ * image - so that a field the checks let through would show up as an
+ * out-of-bounds read.
  */
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "field.h"
 #include "fuzz_common.h"
 #include "memimg.h"
 #include "pools.h"
+#include "scan.h"
 
 #define BASE 0xffff888000000000ULL
 #define SIZE 0x20000
+#define POOL 0x1000		/* a pool laid out by the loaded layout */
+#define ELEMS 0x9000		/* its reserve */
+
+/* Store @v in field @f of the pool at @m, if the field fits the pool's bytes. */
+static void put(unsigned char *m, const struct kmp_layout *l, const struct kmp_field *f,
+		uint64_t v)
+{
+	if (!kmp_field_fits(f, l->pool_size))
+		return;
+	for (uint64_t i = 0; i < f->size; i++)
+		m[f->off + i] = (unsigned char)(v >> (8 * i));
+}
+
+/*
+ * A mempool_t at POOL by layout @l (its members that fit), with the fake's
+ * function @fn as alloc and free, a reserve of two, and an empty wait queue.
+ */
+static void lay_pool(unsigned char *img, const struct kmp_layout *l, uint64_t fn)
+{
+	unsigned char *p = img + POOL;
+	const struct kmp_field next = { .off = l->wait_head.off + l->lh_next.off, .size = 8,
+					.ok = true };
+	const struct kmp_field prev = { .off = l->wait_head.off + l->lh_prev.off, .size = 8,
+					.ok = true };
+
+	if (l->pool_size > ELEMS - POOL)
+		return;
+	memset(p, 0, l->pool_size);
+	put(p, l, &l->min_nr, 2);
+	put(p, l, &l->curr_nr, 2);
+	put(p, l, &l->alloc, fn);
+	put(p, l, &l->free, fn);
+	put(p, l, &l->pool_data, 64);
+	put(p, l, &l->elements, BASE + ELEMS);
+	if (l->wait_head.ok && next.off >= l->wait_head.off && prev.off >= l->wait_head.off) {
+		put(p, l, &next, BASE + POOL + l->wait_head.off);
+		put(p, l, &prev, BASE + POOL + l->wait_head.off);
+	}
+	memset(img + ELEMS, 0x55, 16);
+}
+
+static void count(const struct kmp_found *f, void *arg)
+{
+	(void)f;
+	++*(unsigned int *)arg;
+}
+
+/* The strict and the plain pool check on the pool at POOL, and the scan of the image. */
+static void check_and_scan(struct kmp_vmlinux *v, struct kmp_layout *l, struct kmp_mem *mem,
+			   uint64_t fn)
+{
+	struct kmp_kernel k = { .mem = mem, .l = l, .vml = v, .page_size = 4096 };
+	struct kmp_slablayout sl = { 0 };
+	struct kmp_scan_stats st;
+	struct kmp_poolinfo pi;
+	unsigned int found = 0;
+	struct kmp_err err;
+
+	k.stext = fn & ~0xfffULL;
+	k.etext = k.stext + 0x100000;
+	k.sdata = BASE;
+	k.edata = BASE + SIZE;
+	k.mods.complete = true;
+	k.thread_size = 0x4000;
+	(void)kmp_pool_check_strict(&k, &sl, BASE + POOL, &pi, &err);
+	(void)kmp_pool_check(&k, &sl, BASE + POOL, &pi, &err);
+	(void)kmp_scan(&k, &sl, 0, count, &found, &st, &err);
+	kmp_kernel_free(&k);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -48,9 +122,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(m + 0x100, 0x41, SIZE - 0x100);
 		for (int i = 0; i < 8; i++)
 			m[i] = (unsigned char)((BASE + 0x100) >> (8 * i));
+		lay_pool(m, &l, syms[0].found ? syms[0].addr : 0);
 		pools.note = NULL;
 		(void)kmp_read_pools(&mem, &l, BASE, &lim, &pools, &err);
 		kmp_pools_free(&pools);
+		check_and_scan(&v, &l, &mem, syms[0].found ? syms[0].addr : 0);
 		memimg_free(&img);
 	}
 	kmp_vmlinux_close(&v);
