@@ -234,7 +234,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {
-		.json = c->json, .series = s->series, .live = !strcmp(s->core.format, "kcore"),
+		.json = c->json, .series = s->series,
 		.max_tasks = c->o.lim.max_pools, .max_waiters = c->o.lim.max_waiters,
 		.json_kernel = json_kernel_cb, .json_kernel_arg = s,
 	};

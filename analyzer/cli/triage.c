@@ -274,7 +274,7 @@ static bool from_list(struct kmp_session *s, const struct kmp_options *o, struct
 	return ok;
 }
 
-/* Task stacks (no series): the waiters found (kmp_stackwait_collect()). */
+/* Task stacks (no series): the waiters found (kmp_stackwait_find()). */
 
 static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, struct result *r,
 			struct kmp_err *err)
@@ -305,14 +305,10 @@ static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, stru
 	if (!k.mods.complete)
 		fprintf(stderr, "kmempool: warning: modules unknown, module code and data are not "
 			"named: %s\n", k.mods.why);
-	ok = kmp_stackwait_search(&k, &sl, o->lim.max_pools, o->lim.max_waiters,
-				  kmp_stackwait_collect, &fd, &st, &ctx, err);
+	ok = kmp_stackwait_find(&k, &sl, o->lim.max_pools, o->lim.max_waiters, &fd, &st, &ctx,
+				err);
 	if (!ok && err->kind == KMP_ERR_FORMAT)
 		goto out;
-	if (fd.oom && ok) {
-		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting waiters");
-		ok = false;
-	}
 	for (size_t i = 0; i < fd.n; i++)
 		if (fd.v[i].kind != KMP_SW_WAITING)
 			r->unknown++;

@@ -3,7 +3,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "pools.h"
 #include "report.h"
@@ -90,34 +89,11 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 	size_t npools = 0, nunknown = 0;
 	bool *done, ok;
 
-	/*
-	 * A live kernel changes under the walk: a task that exits between two
-	 * reads breaks the task list's links for a moment.  Such a search is
-	 * thrown away and run again (a few times, after a short pause); only
-	 * what one complete pass saw is printed.
-	 */
-	for (int attempt = 0;; attempt++) {
-		ok = kmp_stackwait_search(k, sl, o->max_tasks, o->max_waiters,
-					  kmp_stackwait_collect, &fd, &st, &ctx, err);
-		if (ok || err->kind == KMP_ERR_FORMAT || err->kind == KMP_ERR_NOMEM || !o->live ||
-		    attempt == KMP_LIVE_RETRIES)
-			break;
-		kmp_stackwait_done(ctx);
-		fd.n = 0;
-		fd.oom = false;
-		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
-	}
+	ok = kmp_stackwait_find(k, sl, o->max_tasks, o->max_waiters, &fd, &st, &ctx, err);
 	if (!ok && err->kind == KMP_ERR_FORMAT) {
 		kmp_stackwait_done(ctx);
 		free(fd.v);
 		return false;
-	}
-	if (!ok && err->kind != KMP_ERR_NOMEM && o->live)
-		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
-			 " (the kernel kept changing: %d attempts)", KMP_LIVE_RETRIES + 1);
-	if (fd.oom && ok) {
-		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting waiters");
-		ok = false;
 	}
 	for (size_t i = 0; i < fd.n; i++)
 		if (fd.v[i].kind != KMP_SW_WAITING)

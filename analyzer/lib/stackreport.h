@@ -12,12 +12,8 @@
 #include "naming.h"
 #include "stackwait.h"
 
-/* Searches of a live kernel that met a changing task list are run again this often. */
-#define KMP_LIVE_RETRIES 3
-
 struct kmp_stackreport_opts {
 	bool json;
-	bool live;		/* /proc/kcore: retry a search the kernel changed under */
 	bool series;		/* the kernel has mempool_list (--source stacks) */
 	uint64_t max_tasks, max_waiters;
 	void (*json_kernel)(FILE *f, const void *arg);	/* prints "kernel": {...} */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "field.h"
 #include "stackwait.h"
@@ -284,6 +285,35 @@ void kmp_stackwait_collect(const struct kmp_stackwait *w, void *arg)
 		f->cap = cap;
 	}
 	f->v[f->n++] = *w;
+}
+
+bool kmp_stackwait_find(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+			uint64_t max_tasks, uint64_t max_waiters, struct kmp_stackwait_list *out,
+			struct kmp_stackwait_stats *st, struct kmp_stackwait_ctx **ctx,
+			struct kmp_err *err)
+{
+	bool live = k->mem->live, ok;
+
+	for (int attempt = 0;; attempt++) {
+		ok = kmp_stackwait_search(k, sl, max_tasks, max_waiters, kmp_stackwait_collect,
+					  out, st, ctx, err);
+		if (ok || err->kind == KMP_ERR_FORMAT || err->kind == KMP_ERR_NOMEM || !live ||
+		    attempt == KMP_LIVE_RETRIES)
+			break;
+		kmp_stackwait_done(*ctx);
+		*ctx = NULL;
+		out->n = 0;
+		out->oom = false;
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	}
+	if (!ok && err->kind != KMP_ERR_FORMAT && err->kind != KMP_ERR_NOMEM && live)
+		snprintf(err->msg + strlen(err->msg), sizeof(err->msg) - strlen(err->msg),
+			 " (the kernel kept changing: %d attempts)", KMP_LIVE_RETRIES + 1);
+	if (out->oom && ok) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting waiters");
+		ok = false;
+	}
+	return ok;
 }
 
 void kmp_stackwait_done(struct kmp_stackwait_ctx *c)

@@ -58,4 +58,21 @@ struct kmp_stackwait_list {
 };
 void kmp_stackwait_collect(const struct kmp_stackwait *w, void *arg);
 
+/* Searches of a live kernel that met a changing task list are run again this often. */
+#define KMP_LIVE_RETRIES 3
+
+/*
+ * The search into @out (kmp_stackwait_collect()), run to a result: on live
+ * memory a search that failed (a task that exits between two reads breaks
+ * the task list's links for a moment) is thrown away and run again, at
+ * most KMP_LIVE_RETRIES times after a short pause, so that only what one
+ * complete pass saw is kept; @err then says how many attempts it took.
+ * The only retry of the stack search: presenters print what it returns.
+ * Out of memory while collecting is an error (kind no-memory).
+ */
+bool kmp_stackwait_find(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
+			uint64_t max_tasks, uint64_t max_waiters, struct kmp_stackwait_list *out,
+			struct kmp_stackwait_stats *st, struct kmp_stackwait_ctx **ctx,
+			struct kmp_err *err);
+
 #endif

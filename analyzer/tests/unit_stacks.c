@@ -585,7 +585,7 @@ static void test_live_retry(void)
 	c.repair_after = 40;
 	w.k.mem = &mem;
 	nm = kmp_naming_new(&w.k, &w.sl, NULL, 0, NULL);
-	o.live = false;
+	mem.live = false;
 	f = open_memstream(&text, &len);
 	rc = status(kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err), &err, true);
 	fclose(f);
@@ -598,7 +598,7 @@ static void test_live_retry(void)
 	     task_addr(2) + L.task_tasks.off);
 	c.reads = 0;
 	c.repaired = false;
-	o.live = true;
+	mem.live = true;
 	f = open_memstream(&text, &len);
 	rc = status(kmp_stackreport(f, &w.k, &w.sl, nm, &o, &err), &err, true);
 	fclose(f);
