@@ -26,7 +26,7 @@
 #include "dwarf_kernel.h"
 #include "elfcheck.h"
 #include "flat.h"
-#include "naming.h"
+#include "placename.h"
 #include "report.h"
 #include "session.h"
 #include "stackwait.h"

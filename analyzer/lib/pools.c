@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "field.h"
-#include "names.h"
+#include "namerule.h"
 #include "pools.h"
 #include "walk.h"
 

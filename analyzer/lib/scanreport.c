@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "names.h"
+#include "namerule.h"
 #include "pools.h"
 #include "report.h"
 #include "scanreport.h"

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "naming.h"
+#include "placename.h"
 #include "pools.h"
 #include "scan.h"
 

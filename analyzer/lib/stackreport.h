@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "naming.h"
+#include "placename.h"
 #include "stackwait.h"
 
 struct kmp_stackreport_opts {

@@ -18,7 +18,7 @@
 #include "dwarfutil.h"
 #include "fake_kernel.h"
 #include "layout_check.h"
-#include "names.h"
+#include "namerule.h"
 #include "vmcoreinfo.h"
 #include "fake_printk.h"
 #include "memimg.h"

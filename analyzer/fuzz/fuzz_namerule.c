@@ -11,7 +11,7 @@
 
 #include "fuzz_common.h"
 #include "memimg.h"
-#include "names.h"
+#include "namerule.h"
 #include "pools.h"
 #include "report.h"
 

@@ -11,7 +11,7 @@
 #include "debuginfod.h"
 #include "dwarfpath.h"
 #include "dwarfutil.h"
-#include "naming.h"
+#include "placename.h"
 #include "vmsyms.h"
 
 #define MAX_DEBUG_PATHS 16

@@ -13,8 +13,8 @@
  * Module names come from the modules' symbol tables in memory; module
  * debug files (optional) add member paths.
  */
-#ifndef KMP_NAMING_H
-#define KMP_NAMING_H
+#ifndef KMP_PLACENAME_H
+#define KMP_PLACENAME_H
 
 #include "kernel.h"
 

@@ -2,7 +2,7 @@
 /* kmempool: the rule for names read from kernel memory: the kernel's own. */
 #include <stdio.h>
 
-#include "names.h"
+#include "namerule.h"
 
 /* The flags of include/linux/ctype.h. */
 enum {

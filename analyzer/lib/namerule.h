@@ -10,8 +10,8 @@
  * so a name may hold them (the bytes of a UTF-8 name, for instance); the
  * report prints them as they are, as /proc/mempool does.
  */
-#ifndef KMP_NAMES_H
-#define KMP_NAMES_H
+#ifndef KMP_NAMERULE_H
+#define KMP_NAMERULE_H
 
 #include <stdbool.h>
 #include <stddef.h>
