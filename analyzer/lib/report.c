@@ -155,20 +155,40 @@ void kmp_json_pool(FILE *f, const struct kmp_pool *p)
 	fputc('}', f);
 }
 
+void kmp_json_pool_head(FILE *f, const struct kmp_json_poolhead *h)
+{
+	fprintf(f, "{\"address\": \"0x%" PRIx64 "\", \"name\": ", h->addr);
+	kmp_json_string(f, h->name);
+	fputs(", \"type\": ", f);
+	kmp_json_string(f, h->type);
+	if (h->have_elem_size)
+		fprintf(f, ", \"elem_size\": %" PRIu64, h->elem_size);
+	else
+		fputs(", \"elem_size\": null", f);
+	fprintf(f, ", \"min_nr\": %" PRId64 ", \"curr_nr\": %" PRId64, h->min_nr, h->curr_nr);
+	if (h->have_counters)
+		fprintf(f, ", \"low_nr\": %" PRId64 ", \"from_reserve\": %" PRIu64 ", \"waits\": %"
+			PRIu64, h->low_nr, h->nr_reserve, h->nr_wait);
+	else
+		fputs(", \"low_nr\": null, \"from_reserve\": null, \"waits\": null", f);
+	if (h->have_waiting)
+		fprintf(f, ", \"waiting\": %" PRIu64, h->waiting);
+	else
+		fputs(", \"waiting\": null", f);
+}
+
 void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
 {
-	fprintf(f, "{\"address\": \"0x%" PRIx64 "\", \"name\": ", p->addr);
-	kmp_json_string(f, p->name);
-	fputs(", \"type\": ", f);
-	kmp_json_string(f, p->type);
-	fprintf(f, ", \"elem_size\": %" PRIu64 ", \"min_nr\": %" PRId64
-		", \"curr_nr\": %" PRId64 ", \"low_nr\": %" PRId64
-		", \"from_reserve\": %" PRIu64 ", \"waits\": %" PRIu64 ", \"waiting\": ",
-		p->elem_size, p->min_nr, p->curr_nr, p->low_nr, p->nr_reserve, p->nr_wait);
-	if (p->waiting_unknown)
-		fputs("null", f);
-	else
-		fprintf(f, "%" PRIu64, p->waiting);
+	const struct kmp_json_poolhead h = {
+		.addr = p->addr, .name = p->name, .type = p->type,
+		.have_elem_size = true, .elem_size = p->elem_size,
+		.min_nr = p->min_nr, .curr_nr = p->curr_nr,
+		.have_counters = true, .low_nr = p->low_nr, .nr_reserve = p->nr_reserve,
+		.nr_wait = p->nr_wait,
+		.have_waiting = !p->waiting_unknown, .waiting = p->waiting,
+	};
+
+	kmp_json_pool_head(f, &h);
 	fputs(", \"owner\": ", f);
 	json_string_or_null(f, p->owner);
 	if (p->v11)

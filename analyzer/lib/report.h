@@ -19,6 +19,26 @@ void kmp_report_pool(FILE *f, const struct kmp_pool *p);
 void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools);
 
 /*
+ * The JSON pool writer: the keys every pool record starts with, from "{"
+ * to the value of "waiting" - the same for the list's report, the stack
+ * search and the scan, which each add their own keys after them.  A value
+ * that is not known is null.
+ */
+struct kmp_json_poolhead {
+	uint64_t addr;
+	const char *name, *type;
+	bool have_elem_size;
+	uint64_t elem_size;
+	int64_t min_nr, curr_nr;
+	bool have_counters;		/* low_nr, from_reserve and waits (the series') */
+	int64_t low_nr;
+	uint64_t nr_reserve, nr_wait;
+	bool have_waiting;
+	uint64_t waiting;
+};
+void kmp_json_pool_head(FILE *f, const struct kmp_json_poolhead *h);
+
+/*
  * JSON helpers.  kmp_json_string() writes the bytes of @s as a JSON string
  * of ASCII only: the characters of @s read as UTF-8 when all of @s is
  * valid UTF-8 (a UTF-8 name reads as /proc/mempool shows it on a UTF-8

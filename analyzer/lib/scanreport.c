@@ -166,25 +166,17 @@ static void print_json(FILE *f, const struct kmp_found *x, const char *name, uin
 		       bool wk, const struct kmp_series_vals *sv, bool first)
 {
 	const struct kmp_poolinfo *p = &x->pi;
+	const struct kmp_json_poolhead h = {
+		.addr = p->addr, .name = name, .type = p->type,
+		.have_elem_size = p->have_elem_size, .elem_size = p->elem_size,
+		.min_nr = p->min_nr, .curr_nr = p->curr_nr,
+		.have_counters = sv->have && sv->counters_ok, .low_nr = sv->low_nr,
+		.nr_reserve = sv->nr_reserve, .nr_wait = sv->nr_wait,
+		.have_waiting = wk, .waiting = waiting,
+	};
 
-	fprintf(f, "%s\n  {\"address\": \"0x%" PRIx64 "\", \"name\": ", first ? "" : ",", p->addr);
-	kmp_json_string(f, name);
-	fputs(", \"type\": ", f);
-	kmp_json_string(f, p->type);
-	if (p->have_elem_size)
-		fprintf(f, ", \"elem_size\": %" PRIu64, p->elem_size);
-	else
-		fputs(", \"elem_size\": null", f);
-	fprintf(f, ", \"min_nr\": %" PRId64 ", \"curr_nr\": %" PRId64, p->min_nr, p->curr_nr);
-	if (sv->have && sv->counters_ok)
-		fprintf(f, ", \"low_nr\": %" PRId64 ", \"from_reserve\": %" PRIu64 ", \"waits\": %"
-			PRIu64, sv->low_nr, sv->nr_reserve, sv->nr_wait);
-	else
-		fputs(", \"low_nr\": null, \"from_reserve\": null, \"waits\": null", f);
-	if (wk)
-		fprintf(f, ", \"waiting\": %" PRIu64, waiting);
-	else
-		fputs(", \"waiting\": null", f);
+	fprintf(f, "%s\n  ", first ? "" : ",");
+	kmp_json_pool_head(f, &h);
 	fputs(", \"owner\": ", f);
 	if (p->owner[0])
 		kmp_json_string(f, p->owner);

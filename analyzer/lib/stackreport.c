@@ -34,23 +34,17 @@ static void print_pool(FILE *f, bool json, const struct kmp_poolinfo *p, const c
 		       uint64_t waiting, bool waiting_known, bool first)
 {
 	if (json) {
-		fprintf(f, "%s\n  {\"address\": \"0x%" PRIx64 "\", \"name\": ", first ? "" : ",",
-			p->addr);
-		kmp_json_string(f, name);
-		fputs(", \"type\": ", f);
-		kmp_json_string(f, p->type);
-		if (p->have_elem_size)
-			fprintf(f, ", \"elem_size\": %" PRIu64, p->elem_size);
-		else
-			fputs(", \"elem_size\": null", f);
-		fprintf(f, ", \"min_nr\": %" PRId64 ", \"curr_nr\": %" PRId64, p->min_nr,
-			p->curr_nr);
-		/* The list's counters, not read by the search: the same keys, unknown. */
-		fputs(", \"low_nr\": null, \"from_reserve\": null, \"waits\": null", f);
-		if (waiting_known)
-			fprintf(f, ", \"waiting\": %" PRIu64, waiting);
-		else
-			fputs(", \"waiting\": null", f);
+		const struct kmp_json_poolhead h = {
+			.addr = p->addr, .name = name, .type = p->type,
+			.have_elem_size = p->have_elem_size, .elem_size = p->elem_size,
+			.min_nr = p->min_nr, .curr_nr = p->curr_nr,
+			/* The list's counters, not read by the search: the same keys, unknown. */
+			.have_counters = false,
+			.have_waiting = waiting_known, .waiting = waiting,
+		};
+
+		fprintf(f, "%s\n  ", first ? "" : ",");
+		kmp_json_pool_head(f, &h);
 		fputs(", \"alloc\": ", f);
 		kmp_json_string(f, p->alloc_name);
 		fputs(", \"owner\": ", f);
