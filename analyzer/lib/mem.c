@@ -69,6 +69,19 @@ uint64_t kmp_field_uint(const unsigned char *buf, const struct kmp_field *f)
 {
 	uint64_t v = 0;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The common sizes in one load (module symbols are read so: millions in a scan). */
+	if (f->size == 8) {
+		memcpy(&v, buf + f->off, 8);
+		return v;
+	}
+	if (f->size == 4) {
+		uint32_t w;
+
+		memcpy(&w, buf + f->off, 4);
+		return w;
+	}
+#endif
 	for (uint64_t i = f->size; i > 0; i--)
 		v = (v << 8) | buf[f->off + i - 1];
 	return v;
