@@ -32,6 +32,7 @@ struct kmp_symindex {
 	uint32_t *start;	/* bucket b: order[start[b] .. start[b + 1]) */
 	uint32_t *order;	/* symbol indices, by bucket */
 	uint32_t mask;		/* buckets - 1 */
+	size_t nstart, norder;	/* their lengths */
 };
 
 /* Index @t's defined, named symbols; false when out of memory. */

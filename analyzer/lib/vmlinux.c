@@ -60,6 +60,24 @@ static void random_access(Elf *elf)
 	madvise((void *)start, size + ((uintptr_t)base - start), MADV_RANDOM);
 }
 
+/*
+ * Map the pages of [@p, @p + @len) of the file mapping in one call before
+ * a pass reads all of them, instead of a page fault per few pages
+ * (MADV_POPULATE_READ, Linux 5.14; on older kernels the faults remain).
+ */
+static void populate(const void *p, size_t len)
+{
+#ifdef MADV_POPULATE_READ
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)p & ~(pg - 1);
+
+	if (len)
+		madvise((void *)start, len + ((uintptr_t)p - start), MADV_POPULATE_READ);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 void kmp_vmlinux_release(struct kmp_vmlinux *v)
 {
 	kmp_elf_release(v->elf);
@@ -194,33 +212,33 @@ static void symbols_from_source(struct kmp_vmlinux *v, struct kmp_sym *syms, siz
 
 void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 {
+	bool built_now = false;
 	struct kmp_symtab t;
 
 	for (size_t i = 0; i < n; i++)
 		syms[i].found = false;
 	/* The index is built on the first look-up: one pass over .symtab however many follow. */
 	if (!v->symidx.start && kmp_vmlinux_symtab(v, &t)) {
-		bool built = kmp_symindex_build(&v->symidx, &t);
+		populate(t.syms, t.n * sizeof(*t.syms));
+		populate(t.str, t.strsize);
+		built_now = kmp_symindex_build(&v->symidx, &t);
+		if (!built_now)
+			kmp_vmlinux_release(v);
+	}
+	if (kmp_vmlinux_symtab(v, &t) && v->symidx.start) {
+		for (size_t i = 0; i < n; i++) {
+			const Elf64_Sym *sym = kmp_symindex_find(&v->symidx, &t, syms[i].name);
 
-		kmp_vmlinux_release(v);	/* the index read all of .symtab and .strtab */
-		if (!built) {
-			symbols_from_source(v, syms, n);
-			return;
+			if (sym) {
+				syms[i].addr = sym->st_value;
+				syms[i].size = sym->st_size;
+				syms[i].found = true;
+			}
 		}
 	}
-	if (!kmp_vmlinux_symtab(v, &t) || !v->symidx.start) {
-		symbols_from_source(v, syms, n);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const Elf64_Sym *sym = kmp_symindex_find(&v->symidx, &t, syms[i].name);
-
-		if (sym) {
-			syms[i].addr = sym->st_value;
-			syms[i].size = sym->st_size;
-			syms[i].found = true;
-		}
-	}
+	/* The index read all of .symtab and .strtab: after this call's look-ups, let them go. */
+	if (built_now)
+		kmp_vmlinux_release(v);
 	symbols_from_source(v, syms, n);
 }
 
