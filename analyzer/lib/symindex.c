@@ -13,14 +13,12 @@
 #define PREFETCH 16
 /*
  * Look-ups are few (tens per run), building touches every symbol: small
- * buckets are not worth their memory.  The build's own arrays are what
- * it costs in page faults (each a trap to the hypervisor in a VM): 16
- * symbols a bucket on average keeps the bucket numbers in 16 bits and the
- * starts (64 KiB at most) in the cache.
+ * buckets are not worth their memory.  16 symbols a bucket on average
+ * keeps the starts (64 KiB at most) in the cache; each entry carries 16
+ * more bits of its hash (a tag), so a look-up reads few of the names.
  */
 #define SYMS_PER_BUCKET 16
-#define BUCKETS_MAX 16384
-#define NO_BUCKET 0xffffu
+#define BUCKETS_MAX 16384	/* bucket numbers below the tag's 16 bits */
 
 const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s)
 {
@@ -102,6 +100,7 @@ void kmp_symindex_free(struct kmp_symindex *ix)
 {
 	free_array(ix->start, ix->nstart, sizeof(*ix->start));
 	free_array(ix->order, ix->norder, sizeof(*ix->order));
+	free_array(ix->tag, ix->norder, sizeof(*ix->tag));
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -112,7 +111,7 @@ void kmp_symindex_free(struct kmp_symindex *ix)
 bool kmp_symindex_build(struct kmp_symindex *ix, const struct kmp_symtab *t)
 {
 	size_t n = t->n < NONE ? t->n : NONE - 1, nb = 256;
-	uint16_t *bucket;	/* each symbol's bucket, NO_BUCKET if not indexed */
+	uint32_t *key;	/* each symbol's tag << 16 | bucket, NONE if not indexed */
 	uint32_t sum = 0;
 
 	memset(ix, 0, sizeof(*ix));
@@ -123,30 +122,32 @@ bool kmp_symindex_build(struct kmp_symindex *ix, const struct kmp_symtab *t)
 	ix->norder = n;
 	ix->start = alloc_array(ix->nstart, sizeof(*ix->start));	/* zeros */
 	ix->order = alloc_array(ix->norder, sizeof(*ix->order));
-	bucket = alloc_array(n, sizeof(*bucket));
-	if (!ix->start || !ix->order || !bucket) {
-		free_array(bucket, n, sizeof(*bucket));
+	ix->tag = alloc_array(ix->norder, sizeof(*ix->tag));
+	key = alloc_array(n, sizeof(*key));
+	if (!ix->start || !ix->order || !ix->tag || !key) {
+		free_array(key, n, sizeof(*key));
 		kmp_symindex_free(ix);
 		return false;
 	}
 	for (size_t k = 0; k < n; k++) {
 		const Elf64_Sym *sym = &t->syms[k];
+		uint32_t h;
 
 		/*
 		 * The linker orders .strtab by suffix, not by symbol: each name
 		 * is a cache miss.  Asking for the name PREFETCH symbols ahead
-		 * overlaps them (a third of the build's time without).
+		 * overlaps them.
 		 */
 		if (k + PREFETCH < n && sym[PREFETCH].st_name < t->strsize)
 			__builtin_prefetch(t->str + sym[PREFETCH].st_name);
 		/* Undefined, nameless, or named outside .strtab: nothing to find it by. */
 		if (sym->st_shndx == SHN_UNDEF || !sym->st_name || sym->st_name >= t->strsize) {
-			bucket[k] = NO_BUCKET;
+			key[k] = NONE;
 			continue;
 		}
-		bucket[k] = (uint16_t)(prefix_hash(t->str + sym->st_name, t->str + t->strsize) &
-				       ix->mask);
-		ix->start[bucket[k]]++;
+		h = prefix_hash(t->str + sym->st_name, t->str + t->strsize);
+		key[k] = (h & 0xffff0000u) | (h & ix->mask);
+		ix->start[h & ix->mask]++;
 	}
 	for (size_t b = 0; b < nb; b++) {
 		uint32_t c = ix->start[b];
@@ -155,27 +156,42 @@ bool kmp_symindex_build(struct kmp_symindex *ix, const struct kmp_symtab *t)
 		sum += c;
 	}
 	ix->start[nb] = sum;
-	for (size_t k = 0; k < n; k++)
-		if (bucket[k] != NO_BUCKET)
-			ix->order[ix->start[bucket[k]]++] = (uint32_t)k;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t pos;
+
+		if (key[k] == NONE)
+			continue;
+		pos = ix->start[key[k] & 0xffff]++;
+		ix->order[pos] = (uint32_t)k;
+		ix->tag[pos] = (uint16_t)(key[k] >> 16);
+	}
 	/* Each start has moved to its bucket's end, the next one's start. */
 	memmove(ix->start + 1, ix->start, nb * sizeof(*ix->start));
 	ix->start[0] = 0;
-	free_array(bucket, n, sizeof(*bucket));
+	free_array(key, n, sizeof(*key));
 	return true;
 }
 
+/*
+ * Only names with the same tag are compared: a look-up after the vmlinux's
+ * pages were given back maps again (with their neighbours) only the pages
+ * of names that probably match.
+ */
 const Elf64_Sym *kmp_symindex_find(const struct kmp_symindex *ix, const struct kmp_symtab *t,
 				   const char *name)
 {
-	uint32_t b;
+	uint32_t b, h;
 
 	if (!ix->start)
 		return NULL;
-	b = prefix_hash(name, name + strlen(name) + 1) & ix->mask;
+	h = prefix_hash(name, name + strlen(name) + 1);
+	b = h & ix->mask;
 	for (uint32_t i = ix->start[b]; i < ix->start[b + 1]; i++) {
-		const Elf64_Sym *sym = &t->syms[ix->order[i]];
+		const Elf64_Sym *sym;
 
+		if (ix->tag[i] != (uint16_t)(h >> 16))
+			continue;
+		sym = &t->syms[ix->order[i]];
 		if (!strcmp(kmp_symtab_name(t, sym), name))
 			return sym;
 	}

@@ -31,8 +31,9 @@ const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 struct kmp_symindex {
 	uint32_t *start;	/* bucket b: order[start[b] .. start[b + 1]) */
 	uint32_t *order;	/* symbol indices, by bucket */
+	uint16_t *tag;		/* the top 16 bits of each one's prefix hash */
 	uint32_t mask;		/* buckets - 1 */
-	size_t nstart, norder;	/* their lengths */
+	size_t nstart, norder;	/* lengths of start; of order and tag */
 };
 
 /* Index @t's defined, named symbols; false when out of memory. */

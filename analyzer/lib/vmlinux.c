@@ -60,24 +60,6 @@ static void random_access(Elf *elf)
 	madvise((void *)start, size + ((uintptr_t)base - start), MADV_RANDOM);
 }
 
-/*
- * Map the pages of [@p, @p + @len) of the file mapping in one call before
- * a pass reads all of them, instead of a page fault per few pages
- * (MADV_POPULATE_READ, Linux 5.14; on older kernels the faults remain).
- */
-static void populate(const void *p, size_t len)
-{
-#ifdef MADV_POPULATE_READ
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)p & ~(pg - 1);
-
-	if (len)
-		madvise((void *)start, len + ((uintptr_t)p - start), MADV_POPULATE_READ);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
-
 void kmp_vmlinux_release(struct kmp_vmlinux *v)
 {
 	kmp_elf_release(v->elf);
@@ -219,8 +201,6 @@ void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 		syms[i].found = false;
 	/* The index is built on the first look-up: one pass over .symtab however many follow. */
 	if (!v->symidx.start && kmp_vmlinux_symtab(v, &t)) {
-		populate(t.syms, t.n * sizeof(*t.syms));
-		populate(t.str, t.strsize);
 		built_now = kmp_symindex_build(&v->symidx, &t);
 		if (!built_now)
 			kmp_vmlinux_release(v);
