@@ -43,9 +43,17 @@ static inline bool kmp_field_get(const void *buf, size_t len, const struct kmp_f
 	}
 	p += f->off;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The common sizes in one load (module symbols are read so: millions in a scan). */
 	if (f->size == 8) {
 		memcpy(&v, p, 8);
 		*val = v;
+		return true;
+	}
+	if (f->size == 4) {
+		uint32_t w;
+
+		memcpy(&w, p, 4);
+		*val = w;
 		return true;
 	}
 #endif

@@ -203,21 +203,14 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 	else
 		snprintf(out->why, sizeof(out->why), "module list: %.200s", why.msg);
 	free(a.buf);
+	kmp_modules_index(out);
 }
 
 void kmp_modules_free(struct kmp_modules *m)
 {
 	free(m->v);
+	free(m->spans);
 	memset(m, 0, sizeof(*m));
-}
-
-const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t addr)
-{
-	for (size_t i = 0; i < m->n; i++)
-		for (size_t j = 0; j < m->v[i].nreg; j++)
-			if (kmp_modregion_has(&m->v[i].reg[j], addr))
-				return &m->v[i];
-	return NULL;
 }
 
 /* Call @fn for each function or object symbol of @mod; stop when it returns true. */

@@ -51,11 +51,25 @@ struct kmp_module {
 	uint64_t symtab, num_symtab, strtab;		/* kallsyms in memory */
 };
 
+/* A core region of module v[mod]: [start, end). */
+struct kmp_modspan {
+	uint64_t start, end;
+	size_t mod;
+};
+
 struct kmp_modules {
 	struct kmp_module *v;
 	size_t n;
 	bool complete;
 	char why[256];			/* when not complete */
+	/*
+	 * Every non-empty core region, sorted by address, for kmp_module_at()
+	 * (the scan asks it for every word that might be a function pointer);
+	 * NULL when the regions overlap or wrap (a damaged list: then v[] is
+	 * searched in order, as before there was an index) or if not built.
+	 */
+	struct kmp_modspan *spans;
+	size_t nspans;
 };
 
 struct kmp_limits_mods {
@@ -75,8 +89,13 @@ static inline bool kmp_modregion_has(const struct kmp_modregion *r, uint64_t add
 	return addr >= r->start && addr - r->start < r->size;
 }
 
-/* The module one of whose core regions holds @addr, or NULL. */
+/*
+ * The module one of whose core regions holds @addr, or NULL; the first
+ * such in list order, as a search of v[] would find.
+ */
 const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t addr);
+/* Build m->spans from m->v (modindex.c); none when out of memory. */
+void kmp_modules_index(struct kmp_modules *m);
 
 /*
  * The module symbol (function or object) at or before @addr, from the

@@ -126,8 +126,7 @@ fail:
 
 void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
-	free(v->symidx);
-	v->symidx = NULL;
+	kmp_symindex_free(&v->symidx);
 	if (v->dwarf) {
 		kmp_dwarf_forget(v->dwarf);	/* a later Dwarf may get its address */
 		dwarf_end(v->dwarf);
@@ -140,69 +139,6 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	v->elf = NULL;
 	v->fd = -1;
 }
-
-/* FNV-1a, to compare a symbol's name with the wanted ones only on a hash match. */
-/*
- * A symbol name's hash, eight bytes at a time (Debian's .strtab holds 4 MB
- * of names: hashing them byte by byte was a third of `kmempool waiters`).
- * The hash of the bytes before the NUL, zero-padded to whole words, and
- * their number; name_hash_in() finds the NUL a word at a time and never
- * reads at or past @end.
- */
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
-
-static uint32_t finish(uint64_t h, size_t len)
-{
-	h ^= len;
-	h ^= h >> 29;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 32;
-	return (uint32_t)h;
-}
-
-static uint32_t name_hash_in(const char *s, const char *end)
-{
-	const char *start = s;
-	uint64_t h = 0x9e3779b97f4a7c15ULL, w, z;
-
-	while (end - s >= 8) {
-		memcpy(&w, s, 8);
-		z = (w - ONES) & ~w & HIGHS;
-		if (z) {
-			unsigned int n = (unsigned int)__builtin_ctzll(z) / 8;
-
-			if (n)
-				h = mix(h, w & ((1ULL << (8 * n)) - 1));
-			return finish(h, (size_t)(s - start) + n);
-		}
-		h = mix(h, w);
-		s += 8;
-	}
-	/* The last few bytes of the table, one at a time. */
-	w = 0;
-	for (unsigned int n = 0; s + n < end; n++) {
-		if (!s[n]) {
-			if (n)
-				h = mix(h, w);
-			return finish(h, (size_t)(s - start) + n);
-		}
-		w |= (uint64_t)(unsigned char)s[n] << (8 * n);
-	}
-	return finish(h, (size_t)(s - start));	/* no NUL: the table is checked to end in one */
-}
-
-static uint32_t name_hash(const char *s)
-{
-	return name_hash_in(s, s + strlen(s) + 1);
-}
-
 
 bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 {
@@ -234,48 +170,6 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 	return false;
 }
 
-const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s)
-{
-	return s->st_name < t->strsize ? t->str + s->st_name : "";
-}
-
-/*
- * A hash table of every defined symbol's index, by name, built on the
- * first look-up: one pass over .symtab however many look-ups follow.  The
- * first symbol of a name wins, as in a linear search.
- */
-static bool build_symidx(struct kmp_vmlinux *v, const struct kmp_symtab *t)
-{
-	size_t cap = 1024;
-
-	while (cap < 2 * t->n && cap < (1u << 30))
-		cap <<= 1;
-	v->symidx = malloc(cap * sizeof(*v->symidx));
-	if (!v->symidx)
-		return false;
-	memset(v->symidx, 0xff, cap * sizeof(*v->symidx));
-	v->symidx_mask = cap - 1;
-	for (size_t k = 0; k < t->n && k < 0xffffffffu; k++) {
-		const Elf64_Sym *sym = &t->syms[k];
-		const char *name;
-		size_t slot;
-
-		if (sym->st_shndx == SHN_UNDEF || !sym->st_name)
-			continue;
-		if (sym->st_name >= t->strsize)
-			continue;	/* a name outside .strtab: no name to find it by */
-		name = kmp_symtab_name(t, sym);
-		for (slot = name_hash_in(name, t->str + t->strsize) & v->symidx_mask;
-		     v->symidx[slot] != 0xffffffffu;
-		     slot = (slot + 1) & v->symidx_mask)
-			if (!strcmp(kmp_symtab_name(t, &t->syms[v->symidx[slot]]), name))
-				break;
-		if (v->symidx[slot] == 0xffffffffu)
-			v->symidx[slot] = (uint32_t)k;
-	}
-	return true;
-}
-
 /*
  * With a symbol source, its answer is the address; the size comes from the
  * file where both agree (crash keeps no sizes), and a disagreement is
@@ -300,36 +194,31 @@ static void symbols_from_source(struct kmp_vmlinux *v, struct kmp_sym *syms, siz
 
 void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 {
+	bool built_now = false;
 	struct kmp_symtab t;
 
 	for (size_t i = 0; i < n; i++)
 		syms[i].found = false;
-	if (!v->symidx && kmp_vmlinux_symtab(v, &t)) {
-		bool built = build_symidx(v, &t);
-
-		kmp_vmlinux_release(v);	/* the index read all of .symtab and .strtab */
-		if (!built) {
-			symbols_from_source(v, syms, n);
-			return;
-		}
+	/* The index is built on the first look-up: one pass over .symtab however many follow. */
+	if (!v->symidx.start && kmp_vmlinux_symtab(v, &t)) {
+		built_now = kmp_symindex_build(&v->symidx, &t);
+		if (!built_now)
+			kmp_vmlinux_release(v);
 	}
-	if (!kmp_vmlinux_symtab(v, &t) || !v->symidx) {
-		symbols_from_source(v, syms, n);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		for (size_t slot = name_hash(syms[i].name) & v->symidx_mask;
-		     v->symidx[slot] != 0xffffffffu; slot = (slot + 1) & v->symidx_mask) {
-			const Elf64_Sym *sym = &t.syms[v->symidx[slot]];
+	if (kmp_vmlinux_symtab(v, &t) && v->symidx.start) {
+		for (size_t i = 0; i < n; i++) {
+			const Elf64_Sym *sym = kmp_symindex_find(&v->symidx, &t, syms[i].name);
 
-			if (!strcmp(kmp_symtab_name(&t, sym), syms[i].name)) {
+			if (sym) {
 				syms[i].addr = sym->st_value;
 				syms[i].size = sym->st_size;
 				syms[i].found = true;
-				break;
 			}
 		}
 	}
+	/* The index read all of .symtab and .strtab: after this call's look-ups, let them go. */
+	if (built_now)
+		kmp_vmlinux_release(v);
 	symbols_from_source(v, syms, n);
 }
 

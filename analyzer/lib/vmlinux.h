@@ -10,6 +10,7 @@
 
 #include "kmp.h"
 #include "layout.h"
+#include "symindex.h"
 
 /*
  * Where symbols come from besides the file: the crash extension asks
@@ -30,8 +31,7 @@ struct kmp_vmlinux {
 	Dwarf *dwarf;
 	char path[4096];
 	char build_id[129];	/* hex, "" if none */
-	uint32_t *symidx;	/* symbol look-up table, built on first use */
-	size_t symidx_mask;
+	struct kmp_symindex symidx;	/* symbols by name, built on first use */
 };
 
 struct kmp_sym {
@@ -41,16 +41,8 @@ struct kmp_sym {
 	bool found;
 };
 
-/* The raw .symtab and its string table (valid while the vmlinux is open). */
-struct kmp_symtab {
-	const Elf64_Sym *syms;
-	size_t n;
-	const char *str;
-	size_t strsize;
-};
+/* The raw .symtab and its string table (struct kmp_symtab: symindex.h). */
 bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t);
-/* A symbol's name; "" if its offset is out of the string table. */
-const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 
 /*
  * Give back the pages of the mapped vmlinux that reading has made
