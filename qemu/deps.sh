@@ -14,6 +14,8 @@ PKGS+=(man-db debhelper lintian debootstrap)
 PKGS+=(valgrind)
 # debuginfod (issue 20): the client library's header, and the server the test starts.
 PKGS+=(libdebuginfod-dev debuginfod)
+# Series v6's size check reads struct mempool with pahole (make test-series-v6).
+PKGS+=(dwarves)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -11,14 +11,21 @@
 # With all patches applied, no two call sites in the tree produce the same
 # default pool name (kernel-patches/check-default-names.py).
 # KMP_SERIES_BUILD=0 skips the builds, and says so.
+# KMP_SERIES_DIR, KMP_TARBALL, KMP_SERIES_BASE (the base's name and version)
+# and KMP_SERIES_CONFIG (a fragment merged onto tinyconfig; default: the
+# default kernel's .config) run it on another series: `make test-series-v6`
+# runs series v6 (kernel-patches/v6) on the base pinned in base.conf, and
+# there also checks that struct mempool grows by at most 48 bytes (pahole
+# on mm/mempool.o before the series and on vmlinux after it).
 # A build that passed is remembered in build/series-cache/, keyed by a hash
 # of the tarball's version, the compiler, the config and patches 1-N; a
 # rerun with the same inputs reports that result (and says "cached")
 # instead of building again.  KMP_SERIES_CACHE=0 builds every time.
-GROUP=series
+GROUP=${KMP_SERIES_GROUP:-series}
 . "$(dirname "$0")/lib.sh"
 TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-S=$T/series
+SDIR=${KMP_SERIES_DIR:-$ROOT/kernel-patches}
+S=$T/$GROUP
 # The tree is unpacked (from the tarball recompressed with zstd, lib.sh)
 # into build/t/series/src, beside its objects in build/t/series/obj, so the
 # compiler sees the same relative paths under ccache's base directory as
@@ -31,18 +38,31 @@ rm -rf "$SRC"; mkdir -p "$SRC" "$OBJ"
 stage "extracting $(basename "$TARBALL")"
 tar xf "$(kernel_tarball)" -C "$SRC" --strip-components=1
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo "?")
-mapfile -t PATCHES < <(ls "$ROOT"/kernel-patches/[0-9][0-9][0-9][0-9]-*.patch | grep -v cover-letter)
+BASE_NAME="linux-source-6.1 $ver"
+[ -z "${KMP_SERIES_BASE:-}" ] || { BASE_NAME=$KMP_SERIES_BASE; ver=$KMP_SERIES_BASE; }
+mapfile -t PATCHES < <(ls "$SDIR"/[0-9][0-9][0-9][0-9]-*.patch | grep -v cover-letter)
 check "cover letter and ${#PATCHES[@]} patches present" \
-	test -s "$ROOT/kernel-patches/0000-cover-letter.patch" -a ${#PATCHES[@]} -ge 5
+	test -s "$SDIR/0000-cover-letter.patch" -a ${#PATCHES[@]} -ge 5
 CC="gcc"; command -v ccache >/dev/null && CC="ccache gcc"
 export CCACHE_NOHASHDIR=true CCACHE_BASEDIR="$B"
 MK=(make -C "$SRC" O="$OBJ" CC="$CC" -j"$(nproc)")
-if [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
+base_size=
+if [ "${KMP_SERIES_BUILD:-1}" = 1 ] && [ -n "${KMP_SERIES_CONFIG:-}" ]; then
+	"${MK[@]}" -s tinyconfig > "$S/config.log" 2>&1
+	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" \
+		"$KMP_SERIES_CONFIG") >> "$S/config.log" 2>&1
+	"${MK[@]}" -s olddefconfig >> "$S/config.log" 2>&1
+	# struct mempool before the series, for the size check after it.
+	if "${MK[@]}" mm/mempool.o > "$S/build-0.log" 2>&1; then
+		base_size=$(pahole -C mempool "$OBJ/mm/mempool.o" 2>/dev/null |
+			sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p' | head -1)
+	fi
+elif [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
 	cp "$B/kernel/.config" "$OBJ/.config"
 fi
 CACHE=$B/series-cache; mkdir -p "$CACHE"
 cache_in=$(echo "$ver"; stat -c '%s %Y' "$TARBALL"; gcc --version | head -1
-	sha256sum < "$B/kernel/.config"; echo "olddefconfig, vmlinux modules")
+	sha256sum < "${KMP_SERIES_CONFIG:-$B/kernel/.config}"; echo "olddefconfig, vmlinux modules")
 # build_key N TARGETS: what the build of TARGETS with patches 1-N depends on
 build_key() { (echo "$cache_in"; echo "$2"; cat "${PATCHES[@]:0:$1}") | sha256sum | cut -c1-16; }
 # targets P LAST: what to build after patch P: the directories of the C files
@@ -66,9 +86,9 @@ n=0
 for p in "${PATCHES[@]}"; do
 	n=$((n + 1)); name=$(basename "$p")
 	if patch -d "$SRC" -p1 --forward --batch --quiet < "$p" > "$S/patch.log" 2>&1; then
-		ok "$name applies to linux-source-6.1 $ver"
+		ok "$name applies to $BASE_NAME"
 	else
-		not_ok "$name does not apply to linux-source-6.1 $ver"
+		not_ok "$name does not apply to $BASE_NAME"
 		sed 's/^/    /' "$S/patch.log" | head -20
 		break
 	fi
@@ -122,8 +142,21 @@ if [ ${#undoc[@]} = 0 ]; then
 else
 	not_ok "exported without kernel-doc: ${undoc[*]}"
 fi
-# Default names unique per call site in the whole patched tree.
-if out=$("$PY" "$ROOT/kernel-patches/check-default-names.py" "$SRC" 2>&1); then
+# struct mempool's growth (series v6: at most 48 bytes), from the DWARF of
+# mm/mempool.o before the series and of the vmlinux built after it.
+if [ -n "$base_size" ]; then
+	new_size=$(pahole -C mempool "$OBJ/vmlinux" 2>/dev/null |
+		sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p' | head -1)
+	check "struct mempool grows by at most 48 bytes ($base_size -> ${new_size:-?} bytes)" \
+		test -n "$new_size" -a "$(( ${new_size:-9999} - base_size ))" -le 48
+elif [ -n "${KMP_SERIES_CONFIG:-}" ] && [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
+	not_ok "struct mempool's size before the series could not be measured (see $S/build-0.log)"
+fi
+# Default names unique per call site in the whole patched tree (the 6.1
+# series; v6's tags are unique by file and line, it has no such script).
+if [ ! -f "$SDIR/check-default-names.py" ] && [ "$SDIR" != "$ROOT/kernel-patches" ]; then
+	echo "# series: $(basename "$SDIR") names pools by file:line, no default-name check"
+elif out=$("$PY" "$ROOT/kernel-patches/check-default-names.py" "$SRC" 2>&1); then
 	ok "no two call sites produce the same default pool name ($(grep -m1 '^call sites with a default name' <<< "$out" | sed 's/^call sites with a default name: //') default-named sites, $(grep -m1 '^helpers naming' <<< "$out"))"
 else
 	not_ok "check-default-names.py on the patched tree:"
