@@ -44,7 +44,10 @@ kernel_tarball() {
 		zt=$B/rig-cache/$(basename "$tb" .tar.xz)-$key.tar.zst
 		if [ ! -f "$zt" ]; then
 			stage "recompressing $(basename "$tb") with zstd (once: $zt)"
-			rm -rf "$B/rig-cache"; mkdir -p "$B/rig-cache"
+			# Older copies of this tarball only (the cache holds one per
+			# kernel source: 6.1's for the rig, the v6 base's).
+			mkdir -p "$B/rig-cache"
+			rm -f "$B/rig-cache/$(basename "$tb" .tar.xz)"-*.tar.zst*
 			if xz -dc "$tb" | zstd -q -1 -T0 -o "$zt.tmp"; then
 				mv "$zt.tmp" "$zt"
 			else
