@@ -167,5 +167,7 @@ check "Documentation/filesystems/proc.rst documents /proc/mempool" \
 	grep -q '^mempool$' "$SRC/Documentation/filesystems/proc.rst"
 check "mm/Kconfig has PROC_MEMPOOL with help text" \
 	bash -c "grep -A8 '^config PROC_MEMPOOL' '$SRC/mm/Kconfig' | grep -q 'help'"
-rm -rf "$SRC"
+# KMP_SERIES_KEEP_SRC=1 keeps the patched tree (test-v6-stall.sh builds a
+# module against it and boots its kernel).
+[ "${KMP_SERIES_KEEP_SRC:-0}" = 1 ] || rm -rf "$SRC"
 [ "$fail" = 0 ]
