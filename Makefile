@@ -124,23 +124,15 @@ test-analyzer: analyzer-check
 test-fuzz: deps
 	@$(MAKE) -s -C analyzer O=$(B)/analyzer fuzz-smoke
 
-test-series: kernel
+# The series on the pinned base: applies, checkpatch --strict, signed off,
+# builds after every patch, kernel-doc, struct mempool's growth.
+test-series: deps
 	@bash vmcore-tests/test-series.sh
 
-# Series v6 (kernel-patches/v6, issue 19) on the base pinned in
-# kernel-patches/base.conf (Linux 7.2, fetched by qemu/kernel-source.sh):
-# applies, checkpatch --strict, signed off, builds after every patch,
-# kernel-doc, struct mempool's growth; then boots that kernel and checks a
-# stall reported by khungtaskd and a leaky module's unload
-# (vmcore-tests/test-v6-stall.sh).  Not yet the rig's kernel: the other VM
-# tests still run the 6.1 series.  About 25 minutes cold here.
-test-series-v6: deps initrd
-	@KMP_SERIES_GROUP=series-v6 KMP_SERIES_DIR=$(CURDIR)/kernel-patches/v6 KMP_SERIES_KEEP_SRC=1 \
-	 KMP_TARBALL=$$(bash qemu/kernel-source.sh tarball) \
-	 KMP_SERIES_BASE="$$(bash qemu/kernel-source.sh package) $$(bash qemu/kernel-source.sh version)" \
-	 KMP_SERIES_CONFIG=$(CURDIR)/kernel-patches/kmempool.config \
-	 bash vmcore-tests/test-series.sh
-	@bash vmcore-tests/test-v6-stall.sh
+# The stall the hung task detector reports, and a leaky module's unload
+# (series 5-6/11), on the default kernel.
+test-stall: initrd
+	@bash vmcore-tests/test-stall.sh
 
 test-rig: initrd
 	@bash vmcore-tests/test-rig.sh
@@ -236,4 +228,4 @@ distclean:
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
 	test-kdump test-debuginfod test-triage \
 	kernel-stock-tiny bench-fastpath test-fastpath bench-stock test-crash-valgrind \
-	test-series-v6
+	test-stall

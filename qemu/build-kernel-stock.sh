@@ -38,12 +38,12 @@ else
 	put "$S/kmempool-stock.config" < "$PATCHES/kmempool.config"
 fi
 put "$S/series/0001-kmp-stock-marker.patch" <<'EOF'
-The stock flavor of kmempool's tinyconfig tree: linux-source-6.1 without
+The stock flavor of kmempool's tinyconfig tree: the pinned base without
 the series.  This marker only adds a text file no build step reads.
 --- /dev/null
 +++ b/KMP-STOCK
 @@ -0,0 +1 @@
-+linux-source-6.1 without the kmempool series (qemu/build-kernel-stock.sh)
++the pinned base (kernel-patches/base.conf) without the kmempool series (qemu/build-kernel-stock.sh)
 EOF
 
 KMP_PATCHES="$S/series" KMP_FRAGMENT="$S/kmempool-stock.config" KMP_BUILD="$S" \

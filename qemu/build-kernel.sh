@@ -18,7 +18,16 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FLAVOR=${1:-default}
 CONFIG_ONLY=0; [ "${2:-}" = --config-only ] && CONFIG_ONLY=1
-TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# The source: the base pinned in kernel-patches/base.conf (Linux 7.2,
+# fetched once by qemu/kernel-source.sh), or KMP_TARBALL (the rig's own
+# tests).  The cache key names the pinned package and version.
+if [ -n "${KMP_TARBALL:-}" ]; then
+	TARBALL=$KMP_TARBALL
+	TARVER="$(basename "$TARBALL") $(stat -L -c '%s %Y' "$TARBALL" 2>/dev/null || echo '?')"
+else
+	TARBALL=$(bash "$ROOT/qemu/kernel-source.sh" tarball) || exit 1
+	TARVER="$(bash "$ROOT/qemu/kernel-source.sh" package) $(bash "$ROOT/qemu/kernel-source.sh" version)"
+fi
 PATCHES=${KMP_PATCHES:-$ROOT/kernel-patches}
 FRAGMENT=${KMP_FRAGMENT:-$PATCHES/kmempool.config}
 B=${KMP_BUILD:-$ROOT/build}
@@ -33,8 +42,7 @@ LOGS="$B/logs"; mkdir -p "$LOGS"
 stage() { echo "==> [kernel:$FLAVOR] $*"; }
 die() { echo "build-kernel: $*" >&2; exit 1; }
 
-[ -r "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-6.1)"
-TARVER=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %s "$TARBALL")
+[ -r "$TARBALL" ] || die "$TARBALL not found (qemu/kernel-source.sh fetches the pinned base)"
 
 # The fragment this flavor uses.
 FRAG="$B/fragment-$FLAVOR.config"

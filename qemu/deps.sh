@@ -2,7 +2,7 @@
 # Install the Debian packages kmempool's build, rig and tests need, when
 # one is missing (a fresh Debian 12 machine).  Quiet when all are there.
 set -euo pipefail
-PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
+PKGS=(build-essential flex bison libelf-dev libssl-dev bc cpio
 	kmod xz-utils gzip qemu-system-x86 busybox-static kexec-tools makedumpfile
 	dmsetup libkdumpfile-dev libdw-dev elfutils pkg-config python3 python3-drgn
 	crash ccache file binutils mdadm)
@@ -14,7 +14,7 @@ PKGS+=(man-db debhelper lintian debootstrap)
 PKGS+=(valgrind)
 # debuginfod (issue 20): the client library's header, and the server the test starts.
 PKGS+=(libdebuginfod-dev debuginfod)
-# Series v6's size check reads struct mempool with pahole (make test-series-v6).
+# The series test reads struct mempool's size with pahole (make test-series).
 PKGS+=(dwarves)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -15,7 +15,9 @@
 # when the VM stopped without finishing.  Each --disk FILE is attached
 # read-only as the next virtio disk after those (a filesystem image, e.g.
 # a big vmlinux the guest mounts instead of copying it into its RAM).
-# --cpu MODEL is QEMU's -cpu (Debian's 7.2 kernel needs "max" under TCG).
+# --cpu MODEL is QEMU's -cpu; without it, "max" for a kernel whose DIR/release
+# says 7.x or later (7.2 oopses at boot under TCG with QEMU's default model:
+# Debian's and the rig's own), QEMU's default otherwise.
 # KMP_QEMU_ARGS adds QEMU options (split at white space), e.g. "-icount
 # shift=0" for guest clocks that count instructions (TCG only).
 set -euo pipefail
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
 	--mem) MEM=$2 ;; --smp) SMP=$2 ;; --append) APPEND=$2 ;;
 	--scratch) SCRATCH=$2 ;;
 	--disk) DISKS+=("$2") ;;
-	--cpu) [ -z "$2" ] || CPU=(-cpu "$2") ;;
+	--cpu) CPU=(-cpu "${2:-default}") ;;
 	*) echo "run-vm: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -39,6 +41,11 @@ for v in KDIR INITRD SCRIPT OUT; do
 	[ -n "${!v}" ] || { echo "run-vm: --${v,,} missing" >&2; exit 2; }
 done
 [ -f "$KDIR/bzImage" ] || { echo "run-vm: no $KDIR/bzImage" >&2; exit 2; }
+if [ ${#CPU[@]} = 0 ]; then
+	major=$(cut -d. -f1 "$KDIR/release" 2>/dev/null || true)
+	case $major in ''|*[!0-9]*) ;; *) [ "$major" -lt 7 ] || CPU=(-cpu max) ;; esac
+fi
+[ "${CPU[1]:-}" != default ] || CPU=()
 rm -rf "$OUT"; mkdir -p "$OUT"
 STAGE=$(mktemp -d); trap 'rm -rf "$STAGE"' EXIT
 mkdir "$STAGE/in"

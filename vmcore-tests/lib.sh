@@ -31,21 +31,27 @@ vm() {
 	return $rc
 }
 
-# kernel_tarball: the path of the kernel source tarball to unpack (KMP_TARBALL
-# or Debian's), recompressed once with zstd when zstd is there (the same
-# files; unpacking xz costs ~10 s of a CPU per tree here, zstd ~2 s), kept
-# in build/rig-cache under a key of the package version, size and date of
-# the tarball.  Without zstd, the tarball itself.
+# kernel_tarball: the path of the kernel source tarball to unpack (KMP_TARBALL,
+# or the base pinned in kernel-patches/base.conf, fetched once by
+# qemu/kernel-source.sh), recompressed once with zstd when zstd is there
+# (the same files; unpacking xz costs ~10 s of a CPU per tree here, zstd
+# ~2 s), kept in build/rig-cache under a key of the pinned package and
+# version (or, for KMP_TARBALL, its size and date).  Without zstd, the
+# tarball itself.
 kernel_tarball() {
-	local tb=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz} key zt
+	local tb=${KMP_TARBALL:-} id key zt
+	if [ -z "$tb" ]; then
+		tb=$(bash "$ROOT/qemu/kernel-source.sh" tarball) || return 1
+		id="$(bash "$ROOT/qemu/kernel-source.sh" package) $(bash "$ROOT/qemu/kernel-source.sh" version)"
+	else
+		id=$(stat -L -c '%s %Y' "$tb" 2>/dev/null)
+	fi
 	if command -v zstd >/dev/null && [ -r "$tb" ]; then
-		key=$( (dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null
-			stat -L -c '%s %Y' "$tb") | sha256sum | cut -c1-16)
+		key=$(echo "$id" | sha256sum | cut -c1-16)
 		zt=$B/rig-cache/$(basename "$tb" .tar.xz)-$key.tar.zst
 		if [ ! -f "$zt" ]; then
 			stage "recompressing $(basename "$tb") with zstd (once: $zt)"
-			# Older copies of this tarball only (the cache holds one per
-			# kernel source: 6.1's for the rig, the v6 base's).
+			# Older copies of this tarball only.
 			mkdir -p "$B/rig-cache"
 			rm -f "$B/rig-cache/$(basename "$tb" .tar.xz)"-*.tar.zst*
 			if xz -dc "$tb" | zstd -q -1 -T0 -o "$zt.tmp"; then

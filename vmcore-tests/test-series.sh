@@ -1,29 +1,27 @@
 #!/bin/bash
-# The series against a freshly extracted linux-source-6.1 tarball: every
-# patch applies in order, checkpatch --strict reports nothing, every patch
-# is signed off, and the tree builds with the test config after each patch:
-# after patches 1-N for N < last, the directories with the C files patch N
-# touches (\`make mm/ drivers/md/ ...\`, built-in and modular objects,
-# incrementally in one object tree); after the last patch, vmlinux and all
-# modules.  (A header change that broke code in a directory the patch does
-# not touch would be found by the last build only; building the whole tree
-# after every patch cost 15 of the 64 minutes of a cold \`make test\`.)
-# With all patches applied, no two call sites in the tree produce the same
-# default pool name (kernel-patches/check-default-names.py).
+# The series (kernel-patches/0001-...) against a freshly extracted tarball
+# of the base pinned in kernel-patches/base.conf (Linux 7.2, fetched once by
+# qemu/kernel-source.sh): every patch applies in order, checkpatch --strict
+# reports nothing, every patch is signed off, and the tree builds with the
+# test config (kernel-patches/kmempool.config merged onto tinyconfig) after
+# each patch: after patches 1-N for N < last, the directories with the C
+# files patch N touches (\`make mm/ block/ ...\`, built-in and modular
+# objects, incrementally in one object tree); after the last patch, vmlinux
+# and all modules.  (A header change that broke code in a directory the
+# patch does not touch would be found by the last build only.)  Then
+# kernel-doc, the exports' documentation, and struct mempool's growth: at
+# most 48 bytes (pahole on mm/mempool.o before the series and on vmlinux
+# after it).
 # KMP_SERIES_BUILD=0 skips the builds, and says so.
 # KMP_SERIES_DIR, KMP_TARBALL, KMP_SERIES_BASE (the base's name and version)
-# and KMP_SERIES_CONFIG (a fragment merged onto tinyconfig; default: the
-# default kernel's .config) run it on another series: `make test-series-v6`
-# runs series v6 (kernel-patches/v6) on the base pinned in base.conf, and
-# there also checks that struct mempool grows by at most 48 bytes (pahole
-# on mm/mempool.o before the series and on vmlinux after it).
+# and KMP_SERIES_CONFIG (a fragment merged onto tinyconfig) run it on
+# another series, tarball or configuration.
 # A build that passed is remembered in build/series-cache/, keyed by a hash
-# of the tarball's version, the compiler, the config and patches 1-N; a
-# rerun with the same inputs reports that result (and says "cached")
+# of the base's package and version, the compiler, the config and patches
+# 1-N; a rerun with the same inputs reports that result (and says "cached")
 # instead of building again.  KMP_SERIES_CACHE=0 builds every time.
 GROUP=${KMP_SERIES_GROUP:-series}
 . "$(dirname "$0")/lib.sh"
-TARBALL=${KMP_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 SDIR=${KMP_SERIES_DIR:-$ROOT/kernel-patches}
 S=$T/$GROUP
 # The tree is unpacked (from the tarball recompressed with zstd, lib.sh)
@@ -35,11 +33,18 @@ S=$T/$GROUP
 # of 151 s for that build.)
 SRC=$S/src OBJ=$S/obj
 rm -rf "$SRC"; mkdir -p "$SRC" "$OBJ"
+TARBALL=$(kernel_tarball) || { not_ok "no kernel source tarball (qemu/kernel-source.sh)"; exit 1; }
 stage "extracting $(basename "$TARBALL")"
-tar xf "$(kernel_tarball)" -C "$SRC" --strip-components=1
-ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo "?")
-BASE_NAME="linux-source-6.1 $ver"
-[ -z "${KMP_SERIES_BASE:-}" ] || { BASE_NAME=$KMP_SERIES_BASE; ver=$KMP_SERIES_BASE; }
+tar xf "$TARBALL" -C "$SRC" --strip-components=1
+if [ -n "${KMP_SERIES_BASE:-}" ]; then
+	BASE_NAME=$KMP_SERIES_BASE
+elif [ -n "${KMP_TARBALL:-}" ]; then
+	BASE_NAME="$(basename "$KMP_TARBALL") ($(stat -L -c '%s bytes, %Y' "$KMP_TARBALL"))"
+else
+	BASE_NAME="$(bash "$ROOT/qemu/kernel-source.sh" package) $(bash "$ROOT/qemu/kernel-source.sh" version)"
+fi
+ver=$BASE_NAME
+KMP_SERIES_CONFIG=${KMP_SERIES_CONFIG:-$ROOT/kernel-patches/kmempool.config}
 mapfile -t PATCHES < <(ls "$SDIR"/[0-9][0-9][0-9][0-9]-*.patch | grep -v cover-letter)
 check "cover letter and ${#PATCHES[@]} patches present" \
 	test -s "$SDIR/0000-cover-letter.patch" -a ${#PATCHES[@]} -ge 5
@@ -57,12 +62,10 @@ if [ "${KMP_SERIES_BUILD:-1}" = 1 ] && [ -n "${KMP_SERIES_CONFIG:-}" ]; then
 		base_size=$(pahole -C mempool "$OBJ/mm/mempool.o" 2>/dev/null |
 			sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p' | head -1)
 	fi
-elif [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
-	cp "$B/kernel/.config" "$OBJ/.config"
 fi
 CACHE=$B/series-cache; mkdir -p "$CACHE"
-cache_in=$(echo "$ver"; stat -c '%s %Y' "$TARBALL"; gcc --version | head -1
-	sha256sum < "${KMP_SERIES_CONFIG:-$B/kernel/.config}"; echo "olddefconfig, vmlinux modules")
+cache_in=$(echo "$ver"; gcc --version | head -1
+	sha256sum < "$KMP_SERIES_CONFIG"; echo "olddefconfig, vmlinux modules")
 # build_key N TARGETS: what the build of TARGETS with patches 1-N depends on
 build_key() { (echo "$cache_in"; echo "$2"; cat "${PATCHES[@]:0:$1}") | sha256sum | cut -c1-16; }
 # targets P LAST: what to build after patch P: the directories of the C files
@@ -142,7 +145,7 @@ if [ ${#undoc[@]} = 0 ]; then
 else
 	not_ok "exported without kernel-doc: ${undoc[*]}"
 fi
-# struct mempool's growth (series v6: at most 48 bytes), from the DWARF of
+# struct mempool's growth (at most 48 bytes, the cover letter's figure), from the DWARF of
 # mm/mempool.o before the series and of the vmlinux built after it.
 if [ -n "$base_size" ]; then
 	new_size=$(pahole -C mempool "$OBJ/vmlinux" 2>/dev/null |
@@ -152,22 +155,11 @@ if [ -n "$base_size" ]; then
 elif [ -n "${KMP_SERIES_CONFIG:-}" ] && [ "${KMP_SERIES_BUILD:-1}" = 1 ]; then
 	not_ok "struct mempool's size before the series could not be measured (see $S/build-0.log)"
 fi
-# Default names unique per call site in the whole patched tree (the 6.1
-# series; v6's tags are unique by file and line, it has no such script).
-if [ ! -f "$SDIR/check-default-names.py" ] && [ "$SDIR" != "$ROOT/kernel-patches" ]; then
-	echo "# series: $(basename "$SDIR") names pools by file:line, no default-name check"
-elif out=$("$PY" "$ROOT/kernel-patches/check-default-names.py" "$SRC" 2>&1); then
-	ok "no two call sites produce the same default pool name ($(grep -m1 '^call sites with a default name' <<< "$out" | sed 's/^call sites with a default name: //') default-named sites, $(grep -m1 '^helpers naming' <<< "$out"))"
-else
-	not_ok "check-default-names.py on the patched tree:"
-	grep -E '^(DUPLICATE|    |check-default)' <<< "$out" | head -30 | sed 's/^/    /'
-fi
 # The patched tree's doc and Kconfig entries for the file.
 check "Documentation/filesystems/proc.rst documents /proc/mempool" \
 	grep -q '^mempool$' "$SRC/Documentation/filesystems/proc.rst"
 check "mm/Kconfig has PROC_MEMPOOL with help text" \
 	bash -c "grep -A8 '^config PROC_MEMPOOL' '$SRC/mm/Kconfig' | grep -q 'help'"
-# KMP_SERIES_KEEP_SRC=1 keeps the patched tree (test-v6-stall.sh builds a
-# module against it and boots its kernel).
+# KMP_SERIES_KEEP_SRC=1 keeps the patched tree.
 [ "${KMP_SERIES_KEEP_SRC:-0}" = 1 ] || rm -rf "$SRC"
 [ "$fail" = 0 ]

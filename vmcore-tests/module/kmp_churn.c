@@ -12,37 +12,36 @@
  *               /sys/module/kmp_churn/parameters/debug); quiet by default
  *
  * Each round of a thread, with a number R unique in the module:
- *   kmalloc  mempool_create_kmalloc_pool_named  "kmp_churn_R_kmalloc"
+ *   kmalloc  mempool_create_kmalloc_pool_named  "kmp_churn_kmalloc"
  *   slab     mempool_create_slab_pool_named on the module's cache
- *            "kmp_churn_R_slab"; every 16th such round also a slab pool on a
- *            cache created for it ("kmp_churn_R_cache"), then both destroyed
- *   page     mempool_create_page_pool (default name, order 0 or 1)
+ *            "kmp_churn_slab"; every 16th such round also a slab pool on a
+ *            cache created for it ("kmp_churn_cache"), then both destroyed
+ *   page     mempool_create_page_pool (unnamed, order 0 or 1)
  *   private  mempool_create_named with the module's own allocation
- *            functions "kmp_churn_R_private": its allocator fails while the
+ *            functions "kmp_churn_private": its allocator fails while the
  *            pool's fail flag is set, so allocations come from the reserve;
  *            the reserve emptied, a GFP_KERNEL allocation sleeps until a
  *            delayed work item frees an element (a waiter woken by a free);
  *            resized up and down
- *   custom   mempool_create with the module's functions (default name)
+ *   custom   mempool_create with the module's functions (unnamed)
  *   embedded mempool_init_named / mempool_init_kmalloc_pool /
  *            mempool_init_slab_pool / mempool_init_page_pool in turn, on a
- *            pool inside a kmalloc'd object ("kmp_churn_R_embedded" when
- *            named), exited and initialized again in place, moved into
- *            another kmalloc'd object with mempool_move(), exited twice
+ *            pool inside a kmalloc'd object ("kmp_churn_embedded" when
+ *            named), exited and initialized again in place, exited twice
  * Every pool gets allocations and frees, and a resize up and down.  The
  * kmalloc and private pools' instance is set to "a<R>" before their
  * allocations and replaced by "b<R>" before their resize (the old string is
  * freed: a reader of the list must not print it).
  *
- * Named pools are "kmp_churn_<R>_<kind>"; unnamed ones get the series'
- * default "kmp_churn:<function>".  Every pool's name starts with
- * "kmp_churn".
+ * Named pools are "kmp_churn_<kind>"; the series names unnamed ones after
+ * the function that set them up (churn_page, churn_custom,
+ * churn_init_embedded).  Every pool's owner is kmp_churn.
  *
  * Counters, read-only in /sys/module/kmp_churn/parameters/: rounds,
  * created, destroyed (pools: every create or init, every destroy or exit
  * of an initialized pool), allocs, from_reserve (allocations made while the
  * pool's allocator failed), waits (sleeping allocations woken by a free),
- * resized, moved, errors (anything that failed that should not have; the
+ * resized, errors (anything that failed that should not have; the
  * first ones are logged), running (threads still churning).
  */
 #include <linux/module.h>
@@ -92,7 +91,6 @@ CHURN_COUNTER(allocs);
 CHURN_COUNTER(from_reserve);
 CHURN_COUNTER(waits);
 CHURN_COUNTER(resized);
-CHURN_COUNTER(moved);
 CHURN_COUNTER(errors);
 CHURN_COUNTER(running);
 
@@ -153,11 +151,17 @@ static u32 churn_rand(struct churn_thread *t)
 	return t->rnd;
 }
 
+/* The name /proc/mempool prints for the pool (without a kind). */
+static const char *churn_pool_name(mempool_t *pool)
+{
+	return pool->tag->name ?: pool->tag->ct.function;
+}
+
 static void churn_created(mempool_t *pool)
 {
 	atomic_long_inc(&created);
 	if (READ_ONCE(debug))
-		pr_info("kmp_churn: created %s\n", pool->name);
+		pr_info("kmp_churn: created %s\n", churn_pool_name(pool));
 }
 
 /* Before mempool_destroy() or mempool_exit() of an initialized pool. */
@@ -165,7 +169,7 @@ static void churn_destroying(mempool_t *pool)
 {
 	atomic_long_inc(&destroyed);
 	if (READ_ONCE(debug))
-		pr_info("kmp_churn: destroying %s\n", pool->name);
+		pr_info("kmp_churn: destroying %s\n", churn_pool_name(pool));
 }
 
 static void churn_destroy(mempool_t *pool)
@@ -279,11 +283,6 @@ static void churn_reserve(struct churn_thread *t, mempool_t *pool,
 		mempool_free(held[--nr], pool);
 }
 
-static void churn_name(char *buf, long r, const char *kind)
-{
-	snprintf(buf, CHURN_NAME_LEN, "kmp_churn_%ld_%s", r, kind);
-}
-
 static void churn_kmalloc(struct churn_thread *t, long r)
 {
 	char name[CHURN_NAME_LEN];
@@ -291,10 +290,11 @@ static void churn_kmalloc(struct churn_thread *t, long r)
 	size_t size = 8 + churn_rand(t) % 2000;
 	mempool_t *pool;
 
-	churn_name(name, r, "kmalloc");
-	pool = mempool_create_kmalloc_pool_named(name, min_nr, size);
+	pool = mempool_create_kmalloc_pool_named("kmp_churn_kmalloc", min_nr,
+						 size);
 	if (!pool) {
-		churn_error("mempool_create_kmalloc_pool_named", name);
+		churn_error("mempool_create_kmalloc_pool_named",
+			    "kmp_churn_kmalloc");
 		return;
 	}
 	churn_created(pool);
@@ -309,16 +309,15 @@ static void churn_kmalloc(struct churn_thread *t, long r)
 
 static void churn_slab(struct churn_thread *t, long r)
 {
-	char name[CHURN_NAME_LEN], cname[CHURN_NAME_LEN];
+	char cname[CHURN_NAME_LEN];
 	struct kmem_cache *cache = churn_cache;
 	int min_nr = 1 + churn_rand(t) % 8;
 	size_t size = kmem_cache_size(churn_cache);
 	mempool_t *pool;
 
-	churn_name(name, r, "slab");
-	pool = mempool_create_slab_pool_named(name, min_nr, cache);
+	pool = mempool_create_slab_pool_named("kmp_churn_slab", min_nr, cache);
 	if (!pool) {
-		churn_error("mempool_create_slab_pool_named", name);
+		churn_error("mempool_create_slab_pool_named", "kmp_churn_slab");
 		return;
 	}
 	churn_created(pool);
@@ -329,14 +328,14 @@ static void churn_slab(struct churn_thread *t, long r)
 	if ((r / 6) % 16)
 		return;
 	/* A cache of its own, gone with the pool. */
-	churn_name(cname, r, "cache");
+	snprintf(cname, sizeof(cname), "kmp_churn_%ld_cache", r);
 	size = 16 + churn_rand(t) % 500;
 	cache = kmem_cache_create(cname, size, 0, 0, NULL);
 	if (!cache) {
 		churn_error("kmem_cache_create", cname);
 		return;
 	}
-	pool = mempool_create_slab_pool_named(cname, 2, cache);
+	pool = mempool_create_slab_pool_named("kmp_churn_cache", 2, cache);
 	if (pool) {
 		churn_created(pool);
 		churn_use(pool, 4, size, false);
@@ -354,7 +353,7 @@ static void churn_page(struct churn_thread *t, long r)
 
 	pool = mempool_create_page_pool(min_nr, order);	/* default name */
 	if (!pool) {
-		churn_error("mempool_create_page_pool", "kmp_churn:churn_page");
+		churn_error("mempool_create_page_pool", "churn_page");
 		return;
 	}
 	churn_created(pool);
@@ -376,11 +375,10 @@ static void churn_private(struct churn_thread *t, long r)
 		return;
 	}
 	ctx->size = 16 + churn_rand(t) % 1000;
-	churn_name(name, r, "private");
-	pool = mempool_create_named(name, ctx->size, min_nr, churn_alloc,
+	pool = mempool_create_named("kmp_churn_private", min_nr, churn_alloc,
 				    churn_free, ctx);
 	if (!pool) {
-		churn_error("mempool_create_named", name);
+		churn_error("mempool_create_named", "kmp_churn_private");
 		kfree(ctx);
 		return;
 	}
@@ -412,7 +410,7 @@ static void churn_custom(struct churn_thread *t, long r)
 	ctx->size = 32 + churn_rand(t) % 300;
 	pool = mempool_create(min_nr, churn_alloc, churn_free, ctx);
 	if (!pool) {
-		churn_error("mempool_create", "kmp_churn:churn_custom");
+		churn_error("mempool_create", "churn_custom");
 		kfree(ctx);
 		return;
 	}
@@ -427,14 +425,11 @@ static void churn_custom(struct churn_thread *t, long r)
 static int churn_init_embedded(struct churn_obj *obj, long r, int how,
 			       int min_nr, size_t *size, bool *page)
 {
-	char name[CHURN_NAME_LEN];
-
 	*page = false;
 	switch (how) {
 	case 0:
-		churn_name(name, r, "embedded");
 		*size = obj->ctx.size;
-		return mempool_init_named(&obj->pool, name, obj->ctx.size,
+		return mempool_init_named(&obj->pool, "kmp_churn_embedded",
 					  min_nr, churn_alloc, churn_free,
 					  &obj->ctx);
 	case 1:
@@ -453,18 +448,17 @@ static int churn_init_embedded(struct churn_obj *obj, long r, int how,
 
 static void churn_embedded(struct churn_thread *t, long r)
 {
-	struct churn_obj *obj, *dst;
+	struct churn_obj *obj;
 	int min_nr = 1 + churn_rand(t) % 6, how = (r / 6) % 4;
 	size_t size;
 	bool page;
 
 	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
-	dst = kzalloc(sizeof(*dst), GFP_KERNEL);
-	if (!obj || !dst) {
+	if (!obj) {
 		churn_error("kzalloc", "obj");
 		goto out;
 	}
-	obj->magic = dst->magic = 0x6b6d70;
+	obj->magic = 0x6b6d70;
 	obj->ctx.size = 24 + churn_rand(t) % 700;
 	if (churn_init_embedded(obj, r, how, min_nr, &size, &page)) {
 		churn_error("mempool_init", "embedded");
@@ -483,29 +477,14 @@ static void churn_embedded(struct churn_thread *t, long r)
 	}
 	churn_created(&obj->pool);
 	churn_resize(&obj->pool, min_nr, size, page);
-
-	/*
-	 * Moved into another object; the pool data of the module's
-	 * allocator stays in obj, which lives until the end.
-	 */
-	if (mempool_move(&dst->pool, &obj->pool)) {
-		churn_error("mempool_move", "embedded");
-		churn_exit(&obj->pool);
-		goto out;
-	}
-	atomic_long_inc(&moved);
-	if (obj->pool.name || mempool_initialized(&obj->pool))
-		churn_error("mempool_move left the source initialized",
-			    dst->pool.name);
-	churn_use(&dst->pool, min_nr + 2, size, page);
 	if (how == 0)
-		churn_reserve(t, &dst->pool, &obj->ctx,
-			      max(1, min_nr - 1));
-	churn_exit(&dst->pool);
-	mempool_exit(&dst->pool);	/* exiting twice is safe */
-	mempool_exit(&obj->pool);	/* and on the moved-from pool */
+		churn_reserve(t, &obj->pool, &obj->ctx, max(1, min_nr - 1));
+	churn_exit(&obj->pool);
+	mempool_exit(&obj->pool);	/* exiting twice is safe */
+	if (mempool_initialized(&obj->pool))
+		churn_error("mempool_exit left the pool initialized",
+			    "embedded");
 out:
-	kfree(dst);
 	kfree(obj);
 }
 

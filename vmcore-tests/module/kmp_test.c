@@ -7,11 +7,14 @@
  *   kmp_test_slab     slab pool, allocated (mempool_create_slab_pool_named)
  *   kmp_test_kmalloc  kmalloc pool, embedded (mempool_init_kmalloc_pool_named)
  *   kmp_test_page     page pool, allocated (mempool_create_page_pool_named)
- *   kmp_test_private  private pool, embedded, with its element size
- *   and one unnamed kmalloc pool, which gets the default name
- *   "kmp_test:kmp_test_init";
- *   with many=N, N more kmalloc pools kmp_many_0 ... kmp_many_<N-1>
- *   (min_nr 1, 8 bytes), for reading a long /proc/mempool.
+ *   kmp_test_private  private pool, embedded (mempool_init_named; a
+ *                     private pool's element size is not known: 0)
+ *   and one unnamed kmalloc pool (mempool_create_kmalloc_pool), which the
+ *   series names after the function that set it up, "kmp_test_init";
+ *   with many=N, N more kmalloc pools named kmp_many (min_nr 1, 8 bytes),
+ *   all from one call site, told apart by their instances many0 ...
+ *   many<N-1>, for reading a long /proc/mempool.
+ * Every pool's site (file:line) is where this file sets it up.
  *
  * Commands written to /proc/kmp_test, one per write:
  *   drain NAME N   take N elements out of the reserve (the underlying
@@ -27,9 +30,9 @@
  *   reinit NAME    mempool_exit() and initialize again an embedded pool
  *                  (kmp_test_kmalloc, kmp_test_private), same parameters
  *   init_listed NAME  initialize an embedded pool that is still
- *                  initialized: the kernel must warn and refuse (-EBUSY)
- *   move_listed NAME  mempool_move() a new pool onto an embedded pool
- *                  that is still initialized: must warn and refuse
+ *                  initialized: a CONFIG_DEBUG_VM kernel must warn and
+ *                  refuse (-EBUSY); refused here (-EOPNOTSUPP) without it,
+ *                  where the kernel does not search the list
  *   poke NAME N    on any pool of the system (the first of that name on
  *                  mempool_list, found through the list_addr and lock_addr
  *                  parameters, the addresses of mempool_list and
@@ -40,15 +43,16 @@
  *   corrupt_prev NAME  make the pool's mempool_list prev link point
  *                      nowhere (readers of the list do not use it)
  *   repair NAME        put the prev link back
- *   lose_name NAME     point the pool's name into a block of pages that
- *                      is freed at once, so that a filtered dump excludes
- *                      it; only before a deliberate crash
+ *   lose_name NAME     point the pool's tag (its name, function and
+ *                      site) into a block of pages that is freed at once,
+ *                      so that a filtered dump excludes it; only before a
+ *                      deliberate crash
  *
  * Making the allocator fail: kmp_test_private allocates through the
  * module's kmp_alloc(), which fails while the pool's fail flag is set.
  * With own_alloc=1 the slab, kmalloc and page pools do too (they are then
  * created with mempool_create_named()/mempool_init_named() and are of
- * type private, with the same names and element sizes); this is what a
+ * type private, with the same names, element size 0); this is what a
  * kernel with KASAN or SLUB_DEBUG_ON needs, where mm/mempool.c decides by
  * pool->alloc and pool->free how to poison and check reserve elements.
  * Without own_alloc (the default, so that the series reports them as slab,
@@ -246,32 +250,19 @@ static int kmp_init_embedded(mempool_t *pool)
 {
 	if (pool == &kmalloc_pool && own_alloc)
 		return mempool_init_named(pool, "kmp_test_kmalloc",
-					  kmalloc_size, kmalloc_min, kmp_alloc,
+					  kmalloc_min, kmp_alloc,
 					  kmp_free, &pools[1]);
 	if (pool == &kmalloc_pool)
 		return mempool_init_kmalloc_pool_named(pool, "kmp_test_kmalloc",
 						       kmalloc_min,
 						       kmalloc_size);
-	return mempool_init_named(pool, "kmp_test_private", private_size,
+	return mempool_init_named(pool, "kmp_test_private",
 				  private_min, kmp_alloc, kmp_free, &pools[3]);
 }
 
 static bool kmp_embedded(struct kmp_pool *p)
 {
 	return p->pool == &kmalloc_pool || p->pool == &private_pool;
-}
-
-static int kmp_move_listed(struct kmp_pool *p)
-{
-	mempool_t tmp = {};
-	int err;
-
-	err = mempool_init_kmalloc_pool_named(&tmp, "kmp_test_moved", 1, 8);
-	if (err)
-		return err;
-	err = mempool_move(p->pool, &tmp);
-	mempool_exit(&tmp);
-	return err;
 }
 
 /* Another subsystem's pool, through mempool_list; for tests only. */
@@ -288,7 +279,14 @@ static int kmp_poke(const char *name, int n)
 		return -ENOENT;
 	spin_lock(lock);
 	list_for_each_entry(q, head, list) {
-		if (!strcmp(q->name, name)) {
+		const struct mempool_tag *t = q->tag;
+		const char *kind = t->kind;
+		size_t len = strlen(t->name ?: t->ct.function);
+
+		/* the name /proc/mempool prints: NAME or FUNCTION[:KIND] */
+		if (!strncmp(t->name ?: t->ct.function, name, len) &&
+		    (kind ? name[len] == ':' && !strcmp(name + len + 1, kind) :
+		     !name[len])) {
 			pool = q;
 			break;
 		}
@@ -383,11 +381,8 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 			count = err;
 		}
 	} else if (!strcmp(cmd, "init_listed") && kmp_embedded(p)) {
-		err = kmp_init_embedded(p->pool);
-		if (err)
-			count = err;
-	} else if (!strcmp(cmd, "move_listed") && kmp_embedded(p)) {
-		err = kmp_move_listed(p);
+		err = IS_ENABLED(CONFIG_DEBUG_VM) ?
+			kmp_init_embedded(p->pool) : -EOPNOTSUPP;
 		if (err)
 			count = err;
 	} else if (!strcmp(cmd, "corrupt_prev") && !p->saved_prev) {
@@ -403,7 +398,8 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 			count = -ENOMEM;
 		} else {
 			free_pages(block, KMP_LOST_ORDER);
-			WRITE_ONCE(p->pool->name, (const char *)block);
+			WRITE_ONCE(p->pool->tag,
+				   (const struct mempool_tag *)block);
 		}
 	} else {
 		count = -EINVAL;
@@ -437,17 +433,19 @@ static void kmp_destroy(void)
 
 static int kmp_create_many(void)
 {
-	char name[24];
+	char inst[24];
 	int i;
 
 	many_pools = kvcalloc(many, sizeof(*many_pools), GFP_KERNEL);
 	if (!many_pools)
 		return -ENOMEM;
 	for (i = 0; i < many; i++) {
-		snprintf(name, sizeof(name), "kmp_many_%d", i);
-		many_pools[i] = mempool_create_kmalloc_pool_named(name, 1, 8);
+		many_pools[i] = mempool_create_kmalloc_pool_named("kmp_many",
+								  1, 8);
 		if (!many_pools[i])
 			return -ENOMEM;
+		snprintf(inst, sizeof(inst), "many%d", i);
+		mempool_set_instance(many_pools[i], inst);
 		cond_resched();
 	}
 	return 0;
@@ -467,7 +465,6 @@ static int __init kmp_test_init(void)
 	pools[0].own = pools[1].own = pools[2].own = own_alloc;
 	if (own_alloc)
 		slab_pool = mempool_create_named("kmp_test_slab",
-						 kmem_cache_size(kmp_cache),
 						 slab_min, kmp_alloc, kmp_free,
 						 &pools[0]);
 	else
@@ -481,7 +478,6 @@ static int __init kmp_test_init(void)
 	kmp_track(1, &kmalloc_pool);
 	if (own_alloc)
 		page_pool = mempool_create_named("kmp_test_page",
-						 PAGE_SIZE << page_order,
 						 page_min, kmp_alloc, kmp_free,
 						 &pools[2]);
 	else

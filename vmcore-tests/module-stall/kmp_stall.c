@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test module for series v6 (Linux 7.2): a pool whose allocator always
+ * Test module for the stall report (series 5-6/11): a pool whose allocator always
  * fails once initialized, emptied, and a kthread that blocks in
  * mempool_alloc() on it, so that the hung task detector must report the
  * stall naming the pool.  Unloading it (after "release") leaves a second
@@ -39,7 +39,7 @@ static int kmp_waiter(void *unused)
 
 static int __init kmp_init(void)
 {
-	kmp_pool = mempool_create_named("kmp_v6stall", 1, kmp_alloc, kmp_free, NULL);
+	kmp_pool = mempool_create_named("kmp_stall", 1, kmp_alloc, kmp_free, NULL);
 	if (!kmp_pool)
 		return -ENOMEM;
 	mempool_set_instance(kmp_pool, "test0");
@@ -49,7 +49,7 @@ static int __init kmp_init(void)
 	}
 	WRITE_ONCE(kmp_fail, true);
 	kmp_taken = mempool_alloc(kmp_pool, GFP_KERNEL);	/* the reserve's only element */
-	kmp_thread = kthread_run(kmp_waiter, NULL, "kmp_v6waiter");
+	kmp_thread = kthread_run(kmp_waiter, NULL, "kmp_stalled");
 	return 0;
 }
 
@@ -65,4 +65,4 @@ static void __exit kmp_exit(void)
 module_init(kmp_init);
 module_exit(kmp_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("kmempool test: a stall the hung task detector reports (series v6)");
+MODULE_DESCRIPTION("kmempool test: a stall the hung task detector reports");
