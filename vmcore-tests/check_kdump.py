@@ -18,7 +18,7 @@ from mempool import ParseError, Results, extract_dumps, one, parse, read
 
 MODE, OUT, VML, KMP = sys.argv[1:5]
 R = Results("kdump-" + MODE)
-MAGIC = {"elf": b"\x7fELF", "elf-d31": b"\x7fELF", "zlib": b"KDUMP   ",
+MAGIC = {"elf": b"\x7fELF", "elf-filtered": b"\x7fELF", "zlib": b"KDUMP   ",
          "lzo": b"KDUMP   ", "kdump": b"KDUMP   ", "flat": b"makedumpfile",
          "flat-lzo": b"makedumpfile", "flat-raw": b"makedumpfile"}
 
@@ -107,11 +107,11 @@ if MODE == "formats":
             os.unlink(todo[1][1])
 
     # makedumpfile -F -E is not among the captures; the same kind of file
-    # made here: the elf-d31 dump as a flattened stream of 4 KiB records,
+    # made here: the elf-filtered dump as a flattened stream of 4 KiB records,
     # its two halves interleaved (makedumpfile writes regions that way).
-    src = dumps.get("elf-d31")
+    src = dumps.get("elf-filtered")
     if src:
-        flatelf = f("elf-d31.flat")
+        flatelf = f("elf-filtered.flat")
         size = os.path.getsize(src)
         half = size // 2 // 4096 * 4096
         nrec = 0
@@ -136,7 +136,7 @@ if MODE == "formats":
         rc2, info, err2, clean2 = kmp("info", "-c", flatelf, "-s", VML)
         R.check(rc == 0 and out == snapshot and clean and clean2 and
                 re.search(r"^dump format:\s+flattened elf$", info, re.M),
-                f"elf-d31 flattened here ({nrec} records of 4 KiB, interleaved): read in "
+                f"elf-filtered flattened here ({nrec} records of 4 KiB, interleaved): read in "
                 f"place, the same report; info says 'flattened elf'", err + err2 + info)
         os.unlink(flatelf)
 
@@ -203,9 +203,9 @@ if MODE == "formats":
     # PT_LOAD that maps the kernel image).
     sym = subprocess.run(["nm", VML], capture_output=True, text=True).stdout
     vaddr = int(re.search(r"^([0-9a-f]+) \S mempool_format_version$", sym, re.M).group(1), 16)
-    info = kmp("info", "-c", dumps["elf-d31"], "-s", VML)[1]
+    info = kmp("info", "-c", dumps["elf-filtered"], "-s", VML)[1]
     vaddr += int(re.search(r"^kaslr offset:\s+0x([0-9a-f]+)", info, re.M).group(1), 16)
-    hdrs = subprocess.run(["readelf", "-lW", dumps["elf-d31"]], capture_output=True,
+    hdrs = subprocess.run(["readelf", "-lW", dumps["elf-filtered"]], capture_output=True,
                           text=True).stdout
     where = None
     for m in re.finditer(r"^\s+LOAD\s+0x([0-9a-f]+) 0x([0-9a-f]+) 0x[0-9a-f]+ 0x([0-9a-f]+)",
@@ -214,7 +214,7 @@ if MODE == "formats":
         if va <= vaddr < va + filesz:
             where = off + vaddr - va
     newer = f("dump-newer-format")
-    with open(dumps["elf-d31"], "rb") as d:
+    with open(dumps["elf-filtered"], "rb") as d:
         data = bytearray(d.read())
     hits = 0
     if where is not None and re.fullmatch(rb"1\.[0-9]\0", bytes(data[where:where + 4])):
@@ -249,7 +249,7 @@ if MODE == "formats":
     # Cut short on purpose: the walk stops at the first missing byte,
     # names the address and the truncation, and prints what it read.
     full = snapshot.splitlines(keepends=True)
-    src = dumps["elf-d31"]
+    src = dumps["elf-filtered"]
     size = os.path.getsize(src)
     seen = {}
     bad = []
@@ -271,7 +271,7 @@ if MODE == "formats":
             bad.append(f"{pct}%: exit {rc}: {err}")
     os.unlink(cut)
     R.check(not bad and 5 in seen and 2 in seen,
-            f"elf-d31 cut at 5%..95%: exit 2 below {seen.get(5, '?')}%, partial reports (exit 5)"
+            f"elf-filtered cut at 5%..95%: exit 2 below {seen.get(5, '?')}%, partial reports (exit 5)"
             f" that are prefixes of the full one, naming the address past the end",
             "\n".join(bad) + f"\nfirst percent per exit status: {seen}")
 
@@ -310,7 +310,7 @@ if MODE == "formats":
         elif rc in (2, 5) and (err.count("\n") != 1 or lines != full[:len(lines)]):
             bad.append(f"page {pg}: exit {rc}, not a prefix or not one line: {err}")
     R.check(not bad and seen.get(5, 0) > 0,
-            f"elf-d31 cut at each of the 128 page boundaries below the shortest complete cut "
+            f"elf-filtered cut at each of the 128 page boundaries below the shortest complete cut "
             f"(page {hi}): no signal, the full report or one line and a prefix "
             f"(exit statuses: {seen})", "\n".join(bad[:10]))
 

@@ -10,12 +10,13 @@ import subprocess
 import sys
 
 HEADER0 = "mempool - version: 1.0"
+# Format 1.0 of series v6 (mempool_seq_show() in kernel-patches/0007).
 COLUMNS = ["name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
-           "from_reserve", "waits", "waiting", "owner"]
+           "from_reserve", "waits", "waiting", "failed", "emptied",
+           "oldest_wait", "owner", "instance", "site"]
 # Each format version's columns; a minor version only appends.
-FORMATS = {"1.0": COLUMNS, "1.1": COLUMNS + ["failed", "emptied"]}
-FORMATS["1.2"] = FORMATS["1.1"] + ["oldest_wait", "instance"]
-NUMERIC = set(COLUMNS[2:9]) | {"failed", "emptied", "oldest_wait"}
+FORMATS = {"1.0": COLUMNS}
+NUMERIC = set(COLUMNS[2:12])
 TYPES = {"slab", "kmalloc", "page", "private"}
 # Anything that looks like a kernel pointer: 16 hex digits, or ffff....
 ADDR_RE = re.compile(r"(0x)?ffff[0-9a-f]{8,}|\b[0-9a-f]{16}\b", re.I)
@@ -64,12 +65,120 @@ def parse(text):
         p = dict(zip(cols, f))
         if p["type"] not in TYPES:
             raise ParseError(f"line {n}: type {p['type']!r}")
+        if "site" in p and not re.fullmatch(r"[^\s:]+\.[ch]:[1-9][0-9]*", p["site"]):
+            raise ParseError(f"line {n}: site {p['site']!r} is not FILE:LINE")
         for k in (c for c in cols if c in NUMERIC):
             if not re.fullmatch(r"-?[0-9]+", p[k]):
                 raise ParseError(f"line {n}: {k} {p[k]!r} is not a number")
             p[k] = int(p[k])
         pools.append(p)
     return pools
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The patched tree the default kernel was built from (qemu/build-kernel.sh).
+SRC = os.environ.get("KMP_SRC", os.path.join(ROOT, "build", "src"))
+_FUNC_RE = re.compile(r"^[A-Za-z_][^;{}]*?\b([A-Za-z_]\w*)\s*\(")
+_src_cache = {}
+
+
+def src_lines(path):
+    if path not in _src_cache:
+        try:
+            with open(os.path.join(SRC, path), errors="replace") as fh:
+                _src_cache[path] = fh.read().split("\n")
+        except OSError:
+            _src_cache[path] = None
+    return _src_cache[path]
+
+
+def enclosing_function(lines, lineno):
+    """The C function whose body holds line LINENO (1-based) of LINES: the
+    nearest line above it that starts at column 0 with a declaration
+    (kernel style) and is not a statement, macro or label."""
+    for i in range(lineno - 2, -1, -1):
+        line = lines[i]
+        if not line or line[0] in " \t#{}/*" or line.rstrip().endswith(";"):
+            continue
+        m = _FUNC_RE.match(line)
+        if m and m.group(1) not in ("if", "for", "while", "switch", "sizeof"):
+            return m.group(1)
+    return None
+
+
+def site_problem(pool):
+    """Why POOL's name does not agree with the code at its site (file:line
+    in the patched tree), or None.  The name is the subsystem's (a string
+    at the site's statement, or an expression there that is not NULL), else
+    the function holding the site; a bio_set's pools are that function's,
+    with ":bio" or ":bvec" (the site calls bioset_init())."""
+    path, _, line = pool["site"].rpartition(":")
+    lines = src_lines(path)
+    if lines is None:
+        return f"{pool['site']}: no such file in {SRC}"
+    n = int(line)
+    if n > len(lines):
+        return f"{pool['site']}: the file has {len(lines)} lines"
+    func = enclosing_function(lines, n)
+    stmt = " ".join(lines[n - 1:n + 3])
+    name = pool["name"]
+    if name.endswith((":bio", ":bvec")):
+        if "bioset_init(" not in lines[n - 1]:
+            return f"{pool['site']}: a bio_set's pool, but the line does not call bioset_init(): {lines[n - 1].strip()!r}"
+        if name.rsplit(":", 1)[0] != func:
+            return f"{pool['site']}: named {name!r}, set up in {func}()"
+        return None
+    if f'"{name}"' in stmt:
+        return None
+    if name == func:
+        if "_named(" in stmt:
+            return f"{pool['site']}: named after its function {func}, but set up by a _named() call: {stmt.strip()!r}"
+        return None
+    if "TAG_INIT(" in stmt and "TAG_INIT(NULL" not in stmt.replace(" ", ""):
+        return None     # a name the subsystem passes at run time (sgpool-N)
+    return f"{pool['site']}: named {name!r}, but the site is in {func}() and its statement has no such name: {stmt.strip()[:160]!r}"
+
+
+def find_line(path, needle):
+    """The 1-based number of the one line of PATH (in the patched tree)
+    that contains NEEDLE, and the function holding it; (None, None) if no
+    line or several do."""
+    lines = src_lines(path) or []
+    hits = [i + 1 for i, ln in enumerate(lines) if needle in ln]
+    if len(hits) != 1:
+        return None, None
+    return hits[0], enclosing_function(lines, hits[0])
+
+
+_mod_index = {}
+
+
+def owner_of(site, obj_dirs):
+    """The module the series names as a pool's owner, from the build: the
+    module whose .mod file (kbuild's list of a module's objects, in one of
+    OBJ_DIRS) holds the object of the site's file, with '-' as '_'; "-" for
+    a file built into the kernel."""
+    path = site.rpartition(":")[0]
+    obj = os.path.splitext(os.path.basename(path))[0] + ".o"
+    key = tuple(obj_dirs)
+    if key not in _mod_index:
+        idx = {}
+        for d in obj_dirs:
+            for dirpath, _, files in os.walk(d):
+                for fn in files:
+                    if fn.endswith(".mod"):
+                        mod = fn[:-4].replace("-", "_")
+                        rel = os.path.relpath(dirpath, d)
+                        for o in read(os.path.join(dirpath, fn)).split():
+                            full = os.path.normpath(os.path.join(rel, o)) if "/" not in o else o
+                            idx.setdefault(os.path.basename(o), []).append((full, mod))
+        _mod_index[key] = idx
+    cands = _mod_index[key].get(obj, [])
+    want = os.path.splitext(path)[0] + ".o"
+    for full, mod in cands:
+        if full == want or full.endswith("/" + want) or want.endswith("/" + full.split("/")[-1]) and os.path.isabs(path):
+            return mod
+    return "-"
 
 
 def read(path):
@@ -96,6 +205,19 @@ def gdb_values(binary, exprs):
     vals = [int(m) for m in re.findall(r"^\$\d+ = (-?\d+)$", out, re.M)]
     if len(vals) != len(exprs):
         raise RuntimeError(f"gdb gave {vals} for {exprs}: {out[-500:]}")
+    return vals
+
+
+def gdb_strings(binary, names):
+    """The C strings (char arrays) NAMES in a binary's data, read with gdb."""
+    args = ["gdb", "-batch", "-nx"]
+    for n in names:
+        args += ["-ex", f"printf \"@@%s@@\\n\", {n}"]
+    out = subprocess.run(args + [binary], capture_output=True, text=True,
+                         timeout=120).stdout
+    vals = re.findall(r"^@@(.*)@@$", out, re.M)
+    if len(vals) != len(names):
+        raise RuntimeError(f"gdb gave {vals} for {names}: {out[-500:]}")
     return vals
 
 

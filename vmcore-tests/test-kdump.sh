@@ -7,16 +7,23 @@ GROUP=kdump
 KMP=$B/analyzer/kmempool-asan
 [ -x "$KMP" ] || KMP=$B/analyzer/kmempool
 PARAMS=$MODULE_PARAMS
+# makedumpfile's dump level in the capture kernel: that of the base's
+# suite (qemu/apt-suite.sh; sid's makedumpfile 1.7.8 needs 23 on 7.2).
+. "$ROOT/qemu/apt-suite.sh"
+suite_paths "$(. "$ROOT/kernel-patches/base.conf"; echo "$BASE_SUITE")"
+LEVEL=$SUITE_DUMPLEVEL
 for s in formats hang corrupt; do
 	mkdir -p "$T/kd-$s-in"
 	echo "$s" > "$T/kd-$s-in/scenario"
 	echo "$PARAMS" > "$T/kd-$s-in/module.params"
+	echo "$LEVEL" > "$T/kd-$s-in/dump.level"
 done
 IN=(--input "$B/kernel/bzImage" --input "$B/initrd/test.cpio.gz" --append "crashkernel=128M")
 
 # A small guest, so that the plain ELF copy of /proc/vmcore stays small.
 if vm kd-formats "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/kdump.sh" \
 	"${IN[@]}" --input "$T/kd-formats-in/scenario" --input "$T/kd-formats-in/module.params" \
+	--input "$T/kd-formats-in/dump.level" \
 	--mem 384 --scratch 1024 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" formats "$T/kd-formats" "$B/kernel/vmlinux" "$KMP" ||
 		fail=$((fail + 1))
@@ -32,13 +39,15 @@ fi
 # The hang: vmlinux goes in too, for kmempool waiters on /proc/kcore.
 if vm kd-hang "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/kdump.sh" \
 	"${IN[@]}" --input "$T/kd-hang-in/scenario" --input "$T/kd-hang-in/module.params" \
+	--input "$T/kd-hang-in/dump.level" \
 	--input "$B/kernel/vmlinux" --mem 768 --scratch 256 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" hang "$T/kd-hang" "$B/kernel/vmlinux" "$KMP" \
 		"$PARAMS" || fail=$((fail + 1))
 fi
-# A pool whose name lies in pages makedumpfile -d 31 excluded (freed).
+# A pool whose tag lies in pages makedumpfile excluded (freed).
 if vm kd-corrupt "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/kdump.sh" \
 	"${IN[@]}" --input "$T/kd-corrupt-in/scenario" --input "$T/kd-corrupt-in/module.params" \
+	--input "$T/kd-corrupt-in/dump.level" \
 	--mem 384 --scratch 256 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" corrupt "$T/kd-corrupt" "$B/kernel/vmlinux" "$KMP" ||
 		fail=$((fail + 1))

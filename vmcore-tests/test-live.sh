@@ -9,6 +9,7 @@ if vm live "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/live.s
 	--input "$B/kernel/vmlinux" --input "$T/live-in/module.params" --mem 1024 --timeout 300; then
 	REL=$(cat "$B/kernel/release")
 	$PY "$ROOT/vmcore-tests/check_live.py" "$T/live" "$B/kernel/vmlinux" \
-		"$B/kernel/modroot/lib/modules/$REL/kernel/drivers/md" "$PARAMS" || fail=$((fail + 1))
+		"$B/kernel/modroot/lib/modules/$REL/kernel/drivers/md" "$PARAMS" "$B/module" ||
+		fail=$((fail + 1))
 fi
 [ "$fail" = 0 ]

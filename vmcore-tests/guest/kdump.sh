@@ -1,7 +1,9 @@
 # kdump scenarios, run in both kernels.  Input files: scenario (formats,
-# hang, or corrupt: a pool's name moved into freed pages just before the
-# crash), module.params, bzImage and test.cpio.gz for kexec -p, and
-# for the hang scenario vmlinux (for the live kmempool waiters).
+# hang, or corrupt: a pool's tag moved into freed pages just before the
+# crash), module.params, dump.level (makedumpfile -d: 23 for the 7.2 base
+# with sid's makedumpfile 1.7.8, whose -d 31 drops pages 7.2 uses; free
+# pages are excluded either way), bzImage and test.cpio.gz for kexec -p,
+# and for the hang scenario vmlinux (for the live kmempool waiters).
 #
 # first kernel:   dm-crypt + test module, snapshot, load the capture
 #                 kernel, crash (formats) or hang until the hung-task
@@ -10,6 +12,7 @@
 #                 name/offset/size to /out/dumps
 . ./common.sh
 SCEN=$(cat scenario)
+D=$(cat dump.level 2>/dev/null || echo 31)
 MB=1048576
 
 capture() {
@@ -28,7 +31,7 @@ capture() {
 		dd if=/proc/vmcore of=/dev/vdc bs=1M conv=fsync 2>/dev/null
 		echo "elf 0 $sz" >> /out/dumps
 		off=$(((sz + MB - 1) / MB))
-		for f in "elf-d31 -E -d 31" "zlib -c -d 31" "lzo -l -d 31" "kdump -d 31"; do
+		for f in "elf-filtered -E -d $D" "zlib -c -d $D" "lzo -l -d $D" "kdump -d $D"; do
 			set -- $f; n=$1; shift
 			makedumpfile "$@" /proc/vmcore /tmp/dump > /out/makedumpfile-$n.log 2>&1 &&
 				put "$n" /tmp/dump
@@ -36,11 +39,11 @@ capture() {
 		# Flattened (-F, what Debian's kdump-tools writes): zlib, lzo, uncompressed.
 		for f in "flat -c" "flat-lzo -l" "flat-raw"; do
 			set -- $f; n=$1; shift
-			makedumpfile -F "$@" -d 31 /proc/vmcore > /tmp/dump 2> /out/makedumpfile-$n.log &&
+			makedumpfile -F "$@" -d $D /proc/vmcore > /tmp/dump 2> /out/makedumpfile-$n.log &&
 				put "$n" /tmp/dump
 		done
 	else
-		makedumpfile -c -d 31 /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1 &&
+		makedumpfile -c -d $D /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1 &&
 			put zlib /tmp/dump
 	fi
 	cat /out/dumps
@@ -88,8 +91,8 @@ else
 	fi
 	snap proc-block
 	save-results
-	# An ordinary timeout: mempool_alloc() reports its own stall (the
-	# hung-task detector cannot see these tasks) and panics.
+	# An ordinary timeout: khungtaskd reports the stalled allocations
+	# (series 6/11) and, with hung_task_panic, panics.
 	echo 1 > /proc/sys/kernel/hung_task_panic
 	echo 10 > /proc/sys/kernel/hung_task_timeout_secs
 	sleep 60
