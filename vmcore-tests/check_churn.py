@@ -3,34 +3,35 @@
 /proc/kcore while kmp_churn.ko creates and destroys pools through every
 API.  Every run is complete (exit 0) or "changed" (exit 7, one stderr
 line); every line printed is a pool that existed: a boot pool with its
-boot attributes, or a pool of kmp_churn whose name, owner and type agree
-(a pool freed and reused while read would show a foreign name, a garbage
-name, or a type that does not match its name); after rmmod the report is
-/proc/mempool again, byte for byte.
+boot attributes, or a pool of kmp_churn whose name, site, owner and type
+agree (a pool freed and reused while read would show a foreign name, a
+garbage name or site, or a type that does not match its name); after
+rmmod the report is /proc/mempool again, byte for byte.
 
     check_churn.py OUTDIR RUNS TOPS"""
 import json
 import re
 import sys
 
-from mempool import FORMATS, Outdir, Results, read
+from mempool import FORMATS, Outdir, Results, read, site_problem
 
 OUT, RUNS, TOPS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 R = Results("churn")
 D = Outdir(OUT, R)
-# kmp_churn's names (build/notes of the module, vmcore-tests/module/kmp_churn.c):
-# named kmp_churn_ROUND_KIND, default-named kmp_churn:FUNCTION.
-NAMED = re.compile(r"kmp_churn_[0-9]+_(kmalloc|slab|cache|private|embedded)")
+# kmp_churn's names (vmcore-tests/module/kmp_churn.c): named kmp_churn_KIND,
+# unnamed ones after the function that set them up; the round R is in the
+# instance of the kmalloc and private pools (a<R>, then b<R>).
+NAMED = re.compile(r"kmp_churn_(kmalloc|slab|cache|private|embedded)")
 TYPE_OF = {"kmalloc": {"kmalloc"}, "slab": {"slab"}, "cache": {"slab"},
            "private": {"private"}, "embedded": {"private"},
-           "kmp_churn:churn_page": {"page"}, "kmp_churn:churn_custom": {"private"},
-           "kmp_churn:churn_init_embedded": {"kmalloc", "slab", "page"}}
+           "churn_page": {"page"}, "churn_custom": {"private"},
+           "churn_init_embedded": {"kmalloc", "slab", "page"}}
 STATIC = ("type", "elem_size", "min_nr", "owner")
 
 relabelled = set()   # churn pools seen with an instance (a<R> or b<R>)
 boot = D.pools("proc-boot")
 R.check(len(boot) > 5, f"/proc/mempool at boot: {len(boot)} pools")
-boot_by = {p["name"]: p for p in boot}
+boot_by = {(p["name"], p.get("site")): p for p in boot}
 R.check(D.rc("kmp-boot") == 0 and read(D.f("kmp-boot")) == read(D.f("proc-boot")),
         "before the churn: kmempool on /proc/kcore == /proc/mempool", read(D.f("kmp-boot.err")))
 R.check(D.rc("insmod") == 0, "kmp_churn.ko loads (4 threads)")
@@ -41,8 +42,8 @@ cols = FORMATS[version]
 def check_pool(p, where, problems, seen):
     """A pool line (dict of str) is a pool that existed; counts churn pools."""
     name = p["name"]
-    if name in boot_by:
-        b = boot_by[name]
+    if (name, p.get("site")) in boot_by:
+        b = boot_by[(name, p.get("site"))]
         bad = [k for k in STATIC if str(b[k]) != str(p[k])]
         if bad:
             problems.append(f"{where}: boot pool {name} differs in {bad}: {p}")
@@ -53,14 +54,16 @@ def check_pool(p, where, problems, seen):
         problems.append(f"{where}: a pool that did not exist: {p}")
     elif p["type"] not in TYPE_OF[kind] or p["owner"] != "kmp_churn":
         problems.append(f"{where}: {name} has type {p['type']}, owner {p['owner']}")
-    elif "instance" in p and p["instance"] not in (
-            ("-", f"a{name.split('_')[2]}", f"b{name.split('_')[2]}")
-            if kind in ("kmalloc", "private") else ("-",)):
+    elif "site" in p and (not p["site"].rpartition(":")[0].endswith("/kmp_churn.c") or
+                          site_problem(p)):
+        problems.append(f"{where}: {name} has site {p['site']}: {site_problem(p)}")
+    elif "instance" in p and not (p["instance"] == "-" or kind in ("kmalloc", "private") and
+                                  re.fullmatch(r"[ab][0-9]+", p["instance"])):
         problems.append(f"{where}: {name} has instance {p['instance']} (freed string?)")
     else:
-        seen.add(name)
+        seen.add((name, p.get("site"), p.get("instance")))
         if p.get("instance", "-") != "-":
-            relabelled.add(name)
+            relabelled.add((name, p["instance"]))
 
 
 def text_pools(text, rc, where, problems):
@@ -78,7 +81,7 @@ def text_pools(text, rc, where, problems):
             problems.append(f"{where}: {len(f)} fields: {line!r}")
             continue
         p = dict(zip(cols, f))
-        nums = [c for c in cols[2:] if c not in ("owner", "instance")]
+        nums = [c for c in cols[2:] if c not in ("owner", "instance", "site")]
         if any(not re.fullmatch(r"-?[0-9]+", p[c]) for c in nums if c != "waiting") or \
                 not (re.fullmatch(r"[0-9]+", p["waiting"]) or (p["waiting"] == "?" and rc == 7)):
             problems.append(f"{where}: a field is not a number: {line!r}")
@@ -130,7 +133,7 @@ R.check(not problems, f"every run complete (exit 0) or changed (exit 7): "
         f"lines a pool that existed ({len(seen)} distinct kmp_churn pools seen)",
         "\n".join(problems[:20]))
 R.check("instance" not in cols or len(relabelled) >= 5,
-        f"format 1.2: {len(relabelled)} churn pools were seen with the instance their thread "
+        f"{len(relabelled)} churn pools were seen with the instance their thread "
         f"set (a<R>, then b<R> after the old string was freed), none with another",
         sorted(relabelled)[:10])
 R.check(len(seen) >= 10 and rcs.get(0, 0) > 0,
@@ -153,7 +156,8 @@ for line in top.split("\n"):
     if len(f) != n:
         tprob.append(f"{len(f)} fields: {line!r}")
         continue
-    p = {"name": f[0], "type": f[1], "elem_size": f[2], "min_nr": f[3], "owner": f[11]}
+    p = {"name": f[0], "type": f[1], "elem_size": f[2], "min_nr": f[3],
+         "owner": f[cols.index("owner") + 2]}
     if "instance" in cols:
         p["instance"] = f[-1]
     check_pool(p, "top", tprob, tseen)
@@ -166,11 +170,11 @@ R.check(D.rc("top") in (0, 7) and len(heads) == TOPS and not tprob,
 cnt = dict(line.split() for line in read(D.f("counters")).split("\n") if line.strip())
 R.check(cnt.get("errors") == "0" and int(cnt.get("created", 0)) > 100,
         f"kmp_churn churned without errors: {cnt.get('created')} pools created, "
-        f"{cnt.get('destroyed')} destroyed, {cnt.get('moved')} moved, "
+        f"{cnt.get('destroyed')} destroyed, {cnt.get('resized')} resizes, "
         f"{cnt.get('from_reserve')} allocations from the reserve", str(cnt))
 R.check(D.rc("rmmod") == 0, "kmp_churn unloads")
 end = D.pools("proc-end")
-R.check([p["name"] for p in end] == [p["name"] for p in boot],
+R.check([(p["name"], p["site"]) for p in end] == [(p["name"], p["site"]) for p in boot],
         f"after rmmod /proc/mempool lists the {len(boot)} boot pools again")
 R.check(D.rc("kmp-end") == 0 and read(D.f("kmp-end")) == read(D.f("proc-end")),
         "after rmmod: kmempool on /proc/kcore == /proc/mempool, byte for byte",

@@ -27,8 +27,8 @@ for n in COUNTS:
             return float("inf")
     R.check(D.rc(f"insmod-{n}") == 0, f"{n}: the module adds {n} pools")
     R.check(num("many") == n and num("distinct") == n,
-            f"{n}: the file lists each of the {n} pools exactly once",
-            f"lines {num('many')}, distinct names {num('distinct')}")
+            f"{n}: the file lists each of the {n} pools exactly once (kmp_many, by instance)",
+            f"lines {num('many')}, distinct instances {num('distinct')}")
     R.check(D.rc(f"cmp-dd-{n}") == 0, f"{n}: 4 KiB reads give the same file as 128 KiB reads")
     R.check(D.rc(f"kmp-{n}") == 0 and D.rc(f"cmp-kmp-{n}") == 0,
             f"{n}: kmempool on /proc/kcore prints the same {num('lines') - 2} pools, byte for byte",

@@ -102,7 +102,7 @@ static int cmp_u64(const void *a, const void *b)
  * Built against the series or not; a named kmalloc pool where the series
  * has names, else an unnamed one.
  */
-#ifdef MEMPOOL_FORMAT_VERSION
+#ifdef mempool_create_kmalloc_pool_named
 #define KMP_BENCH_SERIES	1
 #define kmp_bench_create_named()					\
 	mempool_create_kmalloc_pool_named("kmp_bench_pool",		\

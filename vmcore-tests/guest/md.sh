@@ -1,5 +1,5 @@
 # md raid1 over three loop devices: create with two disks, grow to three
-# (raid1_reshape() moves the r1bio pool), stop, unload.
+# (raid1_reshape() replaces the r1bio pool), stop, unload.
 . ./common.sh
 export MDADM_NO_UDEV=1
 VML=/work/vmlinux
@@ -20,7 +20,7 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume
 sleep 1
 snap proc-md
 run kmp-md kmempool -s $VML
-# A second array: the same pools again, told apart by their instance.
+# A second array: raid1's pools again, told apart by their instance.
 mdadm --create /dev/md1 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
 	/dev/loop4 /dev/loop5 > /out/mdadm-create2.log 2>&1; echo $? > /out/mdadm-create2.rc
 sleep 1
@@ -32,7 +32,10 @@ snap proc-md2-stopped
 # Stop and start the array in place (inactive keeps the mddev, so its
 # bio_sets are exited and initialized again in the same memory): the
 # counters of the second life start from 0.
-kmp_cmd poke md_bio_set:bio 2; echo $? > /out/poke.rc
+# mddev->bio_set's bio pool: the first md.c bio_set pool on the list
+# (md core names its bio_sets after the function that sets them up).
+MDBIO=$(awk '$15 ~ /^drivers\/md\/md\.c:/ && $1 ~ /:bio$/ { print $1; exit }' /proc/mempool)
+kmp_cmd poke "$MDBIO" 2; echo $? > /out/poke.rc
 snap proc-poked
 echo inactive > /sys/block/md0/md/array_state; echo $? > /out/md-inactive.rc
 snap proc-inactive

@@ -181,7 +181,7 @@ w_churn() {
 			sleep 0.5; t=$((t + 5))
 		done
 		line="cycle $n seconds $s"
-		for c in running rounds created destroyed allocs from_reserve waits resized moved errors; do
+		for c in running rounds created destroyed allocs from_reserve waits resized errors; do
 			line="$line $c $(churn_param $c)"
 		done
 		echo "$line" >> /out/w-churn.counters
