@@ -1,9 +1,10 @@
 #!/bin/bash
 # make demo: build (cached), boot the patched kernel under QEMU, set up
 # dm-crypt and the test module, exhaust a pool until tasks hang; with
-# hung_task_timeout_secs=10 and hung_task_panic=1 mempool_alloc() reports
-# the stall itself and panics, kdump captures it; then analyze the vmcore
-# on the host and print a triage summary.
+# hung_task_timeout_secs=10 and hung_task_panic=1 khungtaskd reports the
+# stalled allocations (series 6/11) and panics, kdump captures it (with the
+# base suite's makedumpfile, at its dump level); then analyze the vmcore on
+# the host and print a triage summary.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build D=$B/demo
@@ -11,25 +12,29 @@ stage() { echo "==> [demo] $*"; }
 stage "building the analyzer, the patched kernel and the initramfs (cached)"
 make -s -C "$ROOT" analyzer initrd
 rm -rf "$D.in"; mkdir -p "$D.in"
+. "$ROOT/qemu/apt-suite.sh"
+suite_paths "$(. "$ROOT/kernel-patches/base.conf"; echo "$BASE_SUITE")"
+echo "$SUITE_DUMPLEVEL" > "$D.in/dump.level"
 echo hang > "$D.in/scenario"
 echo "page_min=4 page_order=0" > "$D.in/module.params"
-stage "booting 6.1 with crashkernel=128M; dm-crypt, test module, 3 tasks blocked on kmp_test_page;"
+stage "booting $(cat "$B/kernel/release") with crashkernel=128M; dm-crypt, test module, 3 tasks blocked on kmp_test_page;"
 stage "waiting for the stall report (10 s), the panic and the kdump capture"
 if ! bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.cpio.gz" \
 	--script "$ROOT/vmcore-tests/guest/kdump.sh" --input "$ROOT/vmcore-tests/guest/common.sh" \
-	--input "$D.in/scenario" --input "$D.in/module.params" --input "$B/kernel/bzImage" \
+	--input "$D.in/scenario" --input "$D.in/module.params" --input "$D.in/dump.level" \
+	--input "$B/kernel/bzImage" \
 	--input "$B/initrd/test.cpio.gz" --append "crashkernel=128M" --mem 512 --scratch 256 \
 	--timeout 300 --out "$D"; then
 	echo "demo: the VM run failed; serial log: $D/serial.log" >&2
 	exit 1
 fi
 stage "what the kernel printed before it panicked:"
-grep -E "blocked for more than .* in mempool_alloc|pool .* other tasks waiting|Kernel panic" \
+grep -E "blocked in mempool_alloc\(\) for more than|pool .* other task\(s\) waiting|Kernel panic" \
 	"$D/serial.log" | sed 's/^/    /' | head -5 || true
 read -r _ path < <(/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$D")
 VMCORE=$D/vmcore
 mv "$path" "$VMCORE"
-stage "captured $VMCORE ($(( $(stat -c %s "$VMCORE") >> 20 )) MiB, makedumpfile -c -d 31)"
+stage "captured $VMCORE ($(( $(stat -c %s "$VMCORE") >> 20 )) MiB, makedumpfile -c -d $SUITE_DUMPLEVEL)"
 KMP=$B/analyzer/kmempool VML=$B/kernel/vmlinux
 echo
 echo "\$ kmempool info -c $VMCORE -s $VML"
