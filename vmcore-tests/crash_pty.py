@@ -27,12 +27,26 @@ import time
 
 vml, dump, so, cli_scan = sys.argv[1:5]
 extra = " ".join(sys.argv[5:])
-out_file = os.path.join(os.path.dirname(os.path.abspath(cli_scan)), "pty-scan")
+# KMP_CRASH_ROOT: crash runs in that chroot (another suite's crash); VMLINUX,
+# DUMP and KMEMPOOL.SO are host paths below it, given to crash without it.
+root = os.environ.get("KMP_CRASH_ROOT", "").rstrip("/")
+
+
+def inner(path):
+    return path[len(root):] if root and path.startswith(root + "/") else path
+
+
+if root:
+    out_file = os.path.join(os.path.dirname(os.path.abspath(vml)), "pty-scan")
+else:
+    out_file = os.path.join(os.path.dirname(os.path.abspath(cli_scan)), "pty-scan")
 PROMPT = b"crash> "
 
 pid, fd = pty.fork()
 if pid == 0:
     os.environ["TERM"] = "xterm"
+    if root:
+        os.execvp("chroot", ["chroot", root, "crash", "-s", inner(vml), inner(dump)])
     os.execvp("crash", ["crash", "-s", vml, dump])
 fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 160, 0, 0))
 
@@ -89,7 +103,7 @@ scan_lines = open(cli_scan).read().splitlines()
 try:
     read_until(PROMPT, 300)
     cmd("set scroll off")
-    check(b"shared object loaded" in cmd("extend " + so), "extend loads kmempool.so on a terminal")
+    check(b"shared object loaded" in cmd("extend " + inner(so)), "extend loads kmempool.so on a terminal")
     t0 = time.time()
     full = text(cmd("mempool -s " + extra))
     full_s = time.time() - t0
@@ -137,7 +151,7 @@ try:
           (rel[0].strip() if rel else repr(sys_out[-200:])))
     if os.path.exists(out_file):
         os.unlink(out_file)
-    cmd("mempool -s %s > %s" % (extra, out_file))
+    cmd("mempool -s %s > %s" % (extra, inner(out_file)))
     same = os.path.exists(out_file) and open(out_file).read().splitlines() == scan_lines
     check(same, "mempool -s > FILE after them: the CLI's scan (%d lines)" % len(scan_lines))
     again = text(cmd("mempool -s " + extra)).splitlines()

@@ -1,10 +1,12 @@
 #!/bin/bash
-# The crash extension (issue 11): crash 8.0.2 in batch mode loads
+# The crash extension (issue 11): crash in batch mode loads
 # kmempool.so and runs `mempool` (report, or the scan on a kernel without the
 # series), `mempool -w`, `mempool -s`, their JSON and `mempool -i` on the
 # patched kernel's hang dump (the kdump test's) and on Debian's stock dump
 # (the stock test's); each output must be exactly the CLI's on the same
-# dump.  Each command's output is redirected by crash into its own file, so
+# dump (the patched 7.2 dump with the base suite's crash in its chroot,
+# crash-suite.sh; the stock bookworm dump with the host's crash 8.0.2).
+# Each command's output is redirected by crash into its own file, so
 # crash's own chatter (warnings about its task list on 6.1.107+) never enters
 # the comparison.  Then (issue 21, item 6) what it links, Ctrl-C and the pager
 # on a terminal (crash_pty.py), and 1 against 100 commands under valgrind.
@@ -61,15 +63,37 @@ same() {
 	fi
 }
 
+# The patched kernel's dump (7.2) is read by the base suite's own crash
+# (sid's 9.0.2) in its chroot, with the extension built there
+# (crash-suite.sh): bookworm's crash 8.0.2 cannot read 7.2.  CROOT names
+# that chroot for run_case and pty_case (empty: the host's crash); the
+# dump, vmlinux and outputs go below CROOT/kmp/t/NAME (hard links).
+CROOT=
+crash_run() {	# crash_run ARGS...: crash, on the host or in CROOT (with /proc)
+	if [ -n "$CROOT" ]; then
+		. "$ROOT/qemu/apt-suite.sh"
+		in_suite_root "$CROOT" crash "$@"
+	else
+		crash "$@"
+	fi
+}
 # run_case NAME DUMP VMLINUX [-M MODULE]: one crash session, then the comparisons
 run_case() {
-	local name=$1 dump=$2 vml=$3 c=$D/$1 t0 t1 secs
+	local name=$1 dump=$2 vml=$3 c=$D/$1 t0 t1 secs ic so=$SO
 	shift 3
 	local mopt=("$@")
 	mkdir -p "$c"
 	if [ ! -f "$dump" ] || [ ! -f "$vml" ]; then
 		not_ok "$name: dump $dump or vmlinux $vml missing (run the kdump and stock tests first)"
 		return
+	fi
+	ic=$c	# the case directory as crash sees it
+	if [ -n "$CROOT" ]; then
+		ic=/kmp/t/$name
+		rm -rf "$CROOT$ic"; mkdir -p "$CROOT$ic"
+		ln -f "$dump" "$CROOT$ic/dump" 2>/dev/null || cp "$dump" "$CROOT$ic/dump"
+		ln -f "$vml" "$CROOT$ic/vmlinux" 2>/dev/null || cp "$vml" "$CROOT$ic/vmlinux"
+		so=/kmp/build/kmempool.so
 	fi
 	# What the CLI prints.
 	"$KMP" -c "$dump" -s "$vml" "${mopt[@]}" >"$c/cli-report" 2>"$c/cli-report.err"
@@ -80,27 +104,32 @@ run_case() {
 	"$KMP" scan -c "$dump" -s "$vml" -f json "${mopt[@]}" >"$c/cli-scan.json" 2>/dev/null
 	"$KMP" info -c "$dump" -s "$vml" >"$c/cli-info" 2>/dev/null
 	# The same through crash: crash's startup alone, then with the commands.
-	printf 'exit\n' >"$c/cmds0"
+	local cvml=$vml cdump=$dump
+	[ -z "$CROOT" ] || { cvml=$ic/vmlinux; cdump=$ic/dump; }
+	printf 'exit\n' >"$CROOT$ic/cmds0"
 	t0=$(date +%s.%N)
-	timeout 300 crash -s "$vml" "$dump" -i "$c/cmds0" >"$c/crash0.log" 2>&1 </dev/null
+	timeout 300 crash_run -s "$cvml" "$cdump" -i "$ic/cmds0" >"$c/crash0.log" 2>&1 </dev/null
 	t1=$(date +%s.%N)
 	{
-		echo "extend $SO"
-		echo "mempool ${mopt[*]} > $c/ext-report"
-		echo "mempool -w ${mopt[*]} > $c/ext-waiters"
-		echo "mempool -s ${mopt[*]} > $c/ext-scan"
-		echo "mempool -j ${mopt[*]} > $c/ext-report.json"
-		echo "mempool -w -j ${mopt[*]} > $c/ext-waiters.json"
-		echo "mempool -s -j ${mopt[*]} > $c/ext-scan.json"
-		echo "mempool -i > $c/ext-info"
+		echo "extend $so"
+		echo "mempool ${mopt[*]} > $ic/ext-report"
+		echo "mempool -w ${mopt[*]} > $ic/ext-waiters"
+		echo "mempool -s ${mopt[*]} > $ic/ext-scan"
+		echo "mempool -j ${mopt[*]} > $ic/ext-report.json"
+		echo "mempool -w -j ${mopt[*]} > $ic/ext-waiters.json"
+		echo "mempool -s -j ${mopt[*]} > $ic/ext-scan.json"
+		echo "mempool -i > $ic/ext-info"
 		echo "mempool -x"
 		echo "exit"
-	} >"$c/cmds"
-	timeout 600 crash -s "$vml" "$dump" -i "$c/cmds" >"$c/crash.log" 2>&1 </dev/null
+	} >"$CROOT$ic/cmds"
+	timeout 600 crash_run -s "$cvml" "$cdump" -i "$ic/cmds" >"$c/crash.log" 2>&1 </dev/null
 	rc=$?
+	[ -z "$CROOT" ] || cp "$CROOT$ic"/ext-* "$c/" 2>/dev/null
 	secs=$(echo "$(date +%s.%N) $t1 $t0" | awk '{printf "%.1f s (crash alone %.1f s)", $1 - $2, $2 - $3}')
 	if [ $rc = 0 ] && grep -q 'kmempool.so: shared object loaded' "$c/crash.log"; then
-		ok "$name: crash -s loads kmempool.so and runs 8 mempool commands, exit 0 in $secs"
+		local which="the host's crash"
+		[ -z "$CROOT" ] || which="crash $(chroot "$CROOT" dpkg-query -W -f '${Version}' crash) in $CROOT"
+		ok "$name: $which -s loads kmempool.so and runs 8 mempool commands, exit 0 in $secs"
 	else
 		not_ok "$name: crash exit $rc: $(grep -v '^$' "$c/crash.log" | tail -3 | tr '\n' ' ')"
 		return
@@ -148,7 +177,11 @@ PYEOF
 	fi
 }
 
+CROOT=$(bash "$ROOT/vmcore-tests/crash-suite.sh") ||
+	not_ok "patched: the base suite's crash and the extension built in its chroot (crash-suite.sh)"
 run_case patched "$PATCHED_DUMP" "$B/kernel/vmlinux"
+PCROOT=$CROOT
+CROOT=
 # On the patched kernel the tasks come from the list; the hang has 3 waiters.
 if [ "$(grep -c '^    pid ' "$D/patched/ext-waiters" 2>/dev/null)" = 3 ]; then
 	ok "patched: mempool -w lists the 3 blocked tasks"
@@ -174,8 +207,18 @@ pty_case() {
 		not_ok "$name: terminal: no CLI scan to compare with"
 		return
 	fi
-	timeout 900 $PY "$ROOT/vmcore-tests/crash_pty.py" "$vml" "$dump" "$SO" "$c/cli-scan" "$@" \
-		>"$c/pty.log" 2>&1
+	if [ -n "$CROOT" ]; then
+		. "$ROOT/qemu/apt-suite.sh"
+		in_suite_root "$CROOT" true	# the chroot is usable
+		mount -t proc proc "$CROOT/proc"
+		KMP_CRASH_ROOT=$CROOT timeout 900 $PY "$ROOT/vmcore-tests/crash_pty.py" \
+			"$CROOT/kmp/t/$name/vmlinux" "$CROOT/kmp/t/$name/dump" "$CROOT/kmp/build/kmempool.so" \
+			"$c/cli-scan" "$@" >"$c/pty.log" 2>&1
+		umount "$CROOT/proc"
+	else
+		timeout 900 $PY "$ROOT/vmcore-tests/crash_pty.py" "$vml" "$dump" "$SO" "$c/cli-scan" "$@" \
+			>"$c/pty.log" 2>&1
+	fi
 	while read -r verdict msg; do
 		case $verdict in
 		PASS) ok "$name: terminal: $msg" ;;
@@ -184,7 +227,9 @@ pty_case() {
 	done <"$c/pty.log"
 	grep -q '^PASS crash exits 0' "$c/pty.log" || not_ok "$name: terminal: the session did not finish: $(tail -2 "$c/pty.log" | tr '\n' ' ')"
 }
+CROOT=$PCROOT
 [ -f "$PATCHED_DUMP" ] && pty_case patched "$PATCHED_DUMP" "$B/kernel/vmlinux"
+CROOT=
 pty_case stock "$STOCK_DUMP" "$B/debian/kernel/vmlinux" -M "$B/module-stock/kmp_stock.ko"
 
 # 1 and CRASH_VALGRIND_N (100) mempool commands in one crash under memcheck:
