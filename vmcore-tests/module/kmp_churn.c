@@ -207,7 +207,7 @@ static void churn_use(mempool_t *pool, int n, size_t size, bool page)
 		void *e = mempool_alloc(pool, GFP_KERNEL);
 
 		if (!e) {	/* GFP_KERNEL never fails */
-			churn_error("mempool_alloc(GFP_KERNEL)", pool->name);
+			churn_error("mempool_alloc(GFP_KERNEL)", churn_pool_name(pool));
 			break;
 		}
 		churn_touch(pool, e, size, page);
@@ -222,12 +222,12 @@ static void churn_use(mempool_t *pool, int n, size_t size, bool page)
 static void churn_resize(mempool_t *pool, int min_nr, size_t size, bool page)
 {
 	if (mempool_resize(pool, min_nr + 3))
-		churn_error("mempool_resize up", pool->name);
+		churn_error("mempool_resize up", churn_pool_name(pool));
 	else
 		atomic_long_inc(&resized);
 	churn_use(pool, min_nr + 4, size, page);
 	if (mempool_resize(pool, max(1, min_nr - 1)))
-		churn_error("mempool_resize down", pool->name);
+		churn_error("mempool_resize down", churn_pool_name(pool));
 	else
 		atomic_long_inc(&resized);
 	churn_use(pool, 2, size, page);
@@ -262,7 +262,7 @@ static void churn_reserve(struct churn_thread *t, mempool_t *pool,
 		atomic_long_inc(&from_reserve);
 	}
 	if (nr != min_nr)
-		churn_error("draining the reserve", pool->name);
+		churn_error("draining the reserve", churn_pool_name(pool));
 	if (nr > 0) {
 		/* The reserve is empty: sleep until the work item frees one. */
 		t->wpool = pool;
@@ -275,7 +275,7 @@ static void churn_reserve(struct churn_thread *t, mempool_t *pool,
 			held[nr++] = e;
 			atomic_long_inc(&waits);
 		} else {
-			churn_error("mempool_alloc woken by a free", pool->name);
+			churn_error("mempool_alloc woken by a free", churn_pool_name(pool));
 		}
 	}
 	WRITE_ONCE(ctx->fail, false);
