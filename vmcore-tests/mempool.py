@@ -82,13 +82,24 @@ _FUNC_RE = re.compile(r"^[A-Za-z_][^;{}]*?\b([A-Za-z_]\w*)\s*\(")
 _src_cache = {}
 
 
+# The test modules' sources, for sites outside the kernel tree (an external
+# module's file name is relative to its own directory).
+MODULE_SRC = [os.path.join(ROOT, "vmcore-tests", d) for d in ("module", "module-stall")]
+
+
 def src_lines(path):
     if path not in _src_cache:
-        try:
-            with open(os.path.join(SRC, path), errors="replace") as fh:
-                _src_cache[path] = fh.read().split("\n")
-        except OSError:
-            _src_cache[path] = None
+        _src_cache[path] = None
+        for d in [SRC] + ([] if "/" in path and not os.path.isabs(path) else MODULE_SRC):
+            f = os.path.join(d, path if not os.path.isabs(path) else path)
+            if os.path.isabs(path) and d != SRC:
+                f = os.path.join(d, os.path.basename(path))
+            try:
+                with open(f, errors="replace") as fh:
+                    _src_cache[path] = fh.read().split("\n")
+                break
+            except OSError:
+                pass
     return _src_cache[path]
 
 
@@ -155,29 +166,31 @@ _mod_index = {}
 
 def owner_of(site, obj_dirs):
     """The module the series names as a pool's owner, from the build: the
-    module whose .mod file (kbuild's list of a module's objects, in one of
-    OBJ_DIRS) holds the object of the site's file, with '-' as '_'; "-" for
-    a file built into the kernel."""
+    module whose .mod file (kbuild's list of a module's objects) in one of
+    OBJ_DIRS (the kernel's object tree first, then external modules' build
+    directories) lists the object of the site's file, with '-' as '_'; "-"
+    for a file built into the kernel."""
     path = site.rpartition(":")[0]
-    obj = os.path.splitext(os.path.basename(path))[0] + ".o"
     key = tuple(obj_dirs)
     if key not in _mod_index:
         idx = {}
-        for d in obj_dirs:
+        for n, d in enumerate(obj_dirs):
             for dirpath, _, files in os.walk(d):
                 for fn in files:
                     if fn.endswith(".mod"):
                         mod = fn[:-4].replace("-", "_")
-                        rel = os.path.relpath(dirpath, d)
                         for o in read(os.path.join(dirpath, fn)).split():
-                            full = os.path.normpath(os.path.join(rel, o)) if "/" not in o else o
-                            idx.setdefault(os.path.basename(o), []).append((full, mod))
+                            o = os.path.normpath(o)
+                            # in-tree: relative to the object tree; external:
+                            # known by the object's file name
+                            idx.setdefault(o if n == 0 else os.path.basename(o), mod)
         _mod_index[key] = idx
-    cands = _mod_index[key].get(obj, [])
-    want = os.path.splitext(path)[0] + ".o"
-    for full, mod in cands:
-        if full == want or full.endswith("/" + want) or want.endswith("/" + full.split("/")[-1]) and os.path.isabs(path):
-            return mod
+    idx = _mod_index[key]
+    obj = os.path.splitext(path)[0] + ".o"
+    if not os.path.isabs(path) and obj in idx:
+        return idx[obj]
+    if os.path.isabs(path) or "/" not in path:
+        return idx.get(os.path.basename(obj), "-")
     return "-"
 
 
