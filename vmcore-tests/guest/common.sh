@@ -8,8 +8,11 @@ run() {
 	echo $? > "/out/$n.rc"
 }
 snap() { cat /proc/mempool > "/out/$1" 2>/dev/null; }
+# The AES module is aes_generic up to 6.x, aes on 7.x (the kernel's own).
 load_dm_crypt() {
-	for m in cryptomgr aes_generic xts dm-mod dm-crypt; do
+	aes=aes_generic
+	[ -n "$(find /lib/modules/$(uname -r) -name aes.ko 2>/dev/null)" ] && aes=aes
+	for m in cryptomgr $aes xts dm-mod dm-crypt; do
 		modprobe "$m" 2>> /out/modprobe.err || log "modprobe $m failed"
 	done
 }
