@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from mempool import (ADDR_RE, COLUMNS, Outdir, gdb_strings, ParseError, Results, by_name, find_line, gdb_values, one,
+from mempool import (ADDR_RE, COLUMNS, Outdir, gdb_strings, src_lines, tree_site, ParseError, Results, by_name, find_line, gdb_values, one,
                      owner_of, parse, read, site_problem)
 
 OUT, VML, MODS, PARAMS, MODDIR = sys.argv[1:6]
@@ -37,7 +37,7 @@ def find_site(name):
     for path in ("drivers/md/dm-crypt.c", "drivers/md/raid1.c"):
         line, _ = find_line(path, f'"{name}"')
         if line:
-            return f"{path}:{line}"
+            return tree_site(path, line)
     return None
 
 
@@ -111,16 +111,24 @@ disks = read(f("sys-block")).split()
 def bioset(path, needle):
     """(function, site) of the bioset_init() call that contains NEEDLE."""
     line, func = find_line(path, needle)
-    return func, f"{path}:{line}"
+    return func, tree_site(path, line)
 
 
 fs_fn, fs_site = bioset("block/bio.c", "bioset_init(&fs_bio_set")
 dio_fn, dio_site = bioset("block/fops.c", "bioset_init(&blkdev_dio_pool")
 split_fn, split_site = bioset("block/genhd.c", "bioset_init(&disk->bio_split")
 sg_line, _ = find_line("lib/sg_pool.c", "MEMPOOL_TAG_INIT(sgp->name")
-R.check(None not in (fs_fn, dio_fn, split_fn, sg_line),
+io_fn, io_site = bioset("fs/iomap/ioend.c", "bioset_init(&iomap_ioend_bioset,")
+_, iosplit_site = bioset("fs/iomap/ioend.c", "bioset_init(&iomap_ioend_split_bioset,")
+fse_line, fse_fn = find_line("fs/fserror.c", "mempool_init_kmalloc_pool(&fserror_events_pool")
+fse_min = int(re.search(r"#define FSERROR_DEFAULT_EVENT_POOL_SIZE\s+\(?(\d+)",
+                        "\n".join(src_lines("fs/fserror.c") or [])).group(1))
+R.check(None not in (fs_fn, dio_fn, split_fn, sg_line, io_fn, fse_line),
         f"the built-in pools' sites are found in the patched tree ({fs_site}, {dio_site}, "
-        f"{split_site}, lib/sg_pool.c:{sg_line})")
+        f"{split_site}, lib/sg_pool.c:{sg_line}, {io_site}, {iosplit_site}, fs/fserror.c:{fse_line})")
+io_off, fse_size = gdb_values(VML, ["&((struct iomap_ioend *)0)->io_bio",
+                                    "sizeof(struct fserror_event)"])
+IOMAP_MIN = 4 * (PAGE_SIZE // 512)      # fs/iomap/ioend.c: 4 * (PAGE_SIZE / SECTOR_SIZE)
 want = {  # (name, site): (type, elem_size, min_nr, count)
     (f"{fs_fn}:bio", fs_site): ("slab", bio + BIO_INLINE_VECS * bvec, 2, 1),
     (f"{fs_fn}:bvec", fs_site): ("slab", BIO_MAX_VECS * bvec, 2, 1),
@@ -129,11 +137,15 @@ want = {  # (name, site): (type, elem_size, min_nr, count)
     (f"{split_fn}:bio", split_site): ("slab", bio, 2, len(disks)),
 }
 for n in (8, 16, 32, 64, 128):
-    want[(f"sgpool-{n}", f"lib/sg_pool.c:{sg_line}")] = ("slab", n * sg, 2, 1)
+    want[(f"sgpool-{n}", tree_site("lib/sg_pool.c", sg_line))] = ("slab", n * sg, 2, 1)
+for site in (io_site, iosplit_site):
+    want[(f"{io_fn}:bio", site)] = ("slab", io_off + bio + BIO_INLINE_VECS * bvec, IOMAP_MIN, 1)
+    want[(f"{io_fn}:bvec", site)] = ("slab", BIO_MAX_VECS * bvec, IOMAP_MIN, 1)
+want[(fse_fn, tree_site("fs/fserror.c", fse_line))] = ("kmalloc", fse_size, fse_min, 1)
 got_keys = sorted(set((p["name"], p["site"]) for p in boot))
 R.check(got_keys == sorted(want),
-        "the built-in pools of this config are exactly fs_bio_set's, blkdev_dio's, each "
-        "disk's bio_split and the five sgpools, at their sites",
+        "the built-in pools of this config are exactly fs_bio_set's, blkdev_dio's, iomap's two "
+        "bio_sets, fserror's, each disk's bio_split and the five sgpools, at their sites",
         f"got {got_keys}\nwant {sorted(want)}")
 split_name = f"{split_fn}:bio"
 insts = sorted(p["instance"] for p in by_name(boot, split_name))
@@ -185,10 +197,15 @@ R.check(len(dmcore) == 2 and all(p["type"] == "slab" and p["min_nr"] == DM_RESER
                                  p["owner"] == "dm_mod" and p["elem_size"] > bio for p in dmcore),
         f"dm's two bio_sets ({iobs_site}, {bs_site}): slab, min_nr {DM_RESERVED_IOS}, "
         "owned by dm_mod, told apart by their sites", dmcore)
+# dm-crypt says which device its pools serve by dm_table_device_name(),
+# the mapped device's major:minor (its sysfs dev), not its disk name.
+devs = dict(ln.split() for ln in read(f("dm-devs")).splitlines() if ln.strip())
 crypt_own = [p for p in new if p["owner"] == "dm_crypt"]
-R.check(len(crypt_own) == 4 and {p["instance"] for p in crypt_own} == {"dm-0"},
-        "dm-crypt's four pools all say instance dm-0 (mempool_set_instance, bioset_set_instance)",
-        [(p["name"], p["instance"]) for p in new])
+R.check(len(crypt_own) == 4 and list(devs) == ["dm-0"] and
+        {p["instance"] for p in crypt_own} == {devs["dm-0"]},
+        f"dm-crypt's four pools all say instance {devs.get('dm-0')} (dm-0's major:minor; "
+        "mempool_set_instance, bioset_set_instance)",
+        [(p["name"], p["instance"]) for p in new] + [devs])
 R.check(sorted(p["instance"] for p in new if p["name"] == split_name) == ["dm-0"],
         f"the mapped device's own disk adds a {split_name} for dm-0",
         [(p["name"], p["instance"]) for p in new])
@@ -196,14 +213,16 @@ R.check(sorted(p["instance"] for p in new if p["name"] == split_name) == ["dm-0"
 # --- two dm-crypt devices, told apart by the instance ------------------------
 dm2 = snap("proc-dm2")
 dm2_disks = sorted(d for d in read(f("sys-block-dm2")).split() if d.startswith("dm-"))
+devs2 = dict(ln.split() for ln in read(f("dm-devs-dm2")).splitlines() if ln.strip())
+dm2_devs = sorted(devs2.values())
 req = by_name(dm2, "dm-crypt_req")
-R.check(rc("dmcrypt2") == 0 and len(dm2_disks) == 2 and
-        sorted(p["instance"] for p in req) == dm2_disks,
-        f"two dm-crypt targets: two dm-crypt_req pools, instances {dm2_disks}",
+R.check(rc("dmcrypt2") == 0 and len(dm2_disks) == 2 and sorted(devs2) == dm2_disks and
+        sorted(p["instance"] for p in req) == dm2_devs,
+        f"two dm-crypt targets: two dm-crypt_req pools, instances {dm2_devs} ({dm2_disks})",
         [(p["name"], p["instance"]) for p in req])
 for name in ("dm-crypt_page", f"{crypt_fn}:bio", f"{crypt_fn}:bvec"):
     got = sorted(p["instance"] for p in by_name(dm2, name))
-    R.check(got == dm2_disks, f"{name}: one per device, instances {dm2_disks}", got)
+    R.check(got == dm2_devs, f"{name}: one per device, instances {dm2_devs}", got)
 split2 = sorted(p["instance"] for p in by_name(dm2, split_name))
 R.check(all(d in split2 for d in dm2_disks + ["loop0", "loop1"]),
         f"{split_name} of loop0, loop1 and both dm devices are there by instance", split2)
@@ -227,10 +246,11 @@ R.check(rc("dmsnapremove") == 0 and rc("rmmod-snap") == 0 and
         "snapshot removed, dm_snapshot unloaded: its pools are gone",
         names(multiset_minus(snap("proc-snapremove"), snap("proc-dmremove2"))))
 pdnew = multiset_minus(snap("proc-pd"), snap("proc-snapremove"))
+io_fn = find_line("drivers/md/dm-io.c", "bioset_init(&client->bios")[1]
 R.check(rc("dmpd") == 0 and any(p["owner"] == "dm_thin_pool" for p in pdnew) and
-        any(p["owner"] == "dm_bufio" for p in pdnew),
-        f"thin-pool and era add {len(pdnew)} pools, dm_thin_pool's and their block "
-        "managers' bufio clients' among them",
+        len([p for p in pdnew if p["name"] == f"{io_fn}:bio" and p["owner"] == "dm_mod"]) >= 2,
+        f"thin-pool and era add {len(pdnew)} pools: dm_thin_pool's own, and the dm-io "
+        f"clients ({io_fn}:bio, dm_mod's code) of their block managers' bufio clients",
         read(f("dmpd.err")) + str(sorted((p["name"], p["owner"]) for p in pdnew)))
 kmp_matches("kmp-pd", "proc-pd", "proc-pd-after",
             "kmempool on /proc/kcore prints the thin pool's and era's pools byte for byte")

@@ -6,7 +6,7 @@ and sites come from the patched tree (build/src, mempool.py).
     check_md.py OUTDIR RAID1_KO"""
 import sys
 
-from mempool import Outdir, Results, by_name, find_line, gdb_values, one, read
+from mempool import Outdir, Results, by_name, find_line, gdb_values, one, read, tree_path, tree_site
 
 OUT, RAID1 = sys.argv[1:3]
 R = Results("md")
@@ -29,7 +29,7 @@ def keys(pools):
 
 def bioset(path, needle):
     line, func = find_line(path, needle)
-    return func, f"{path}:{line}"
+    return func, tree_site(path, line)
 
 
 md_fn, bs_site = bioset("drivers/md/md.c", "bioset_init(&mddev->bio_set")
@@ -55,7 +55,7 @@ want = {  # (name, site): (owner, instance)
     ("md_r1bio", r1bio["site"] if r1bio else "?"): ("raid1", "md0"),
     (f"{r1_fn}:bio", split_site): ("raid1", "md0"),
 }
-R.check(r1bio is not None and r1bio["site"].startswith("drivers/md/raid1.c:") and
+R.check(r1bio is not None and tree_path(r1bio["site"]).startswith("drivers/md/raid1.c:") and
         abs(int(r1bio["site"].split(":")[1]) - find_line("drivers/md/raid1.c",
             'mempool_create_kmalloc_pool_named("md_r1bio",')[0]) <= 3,
         "md_r1bio's site is raid1's mempool_create_kmalloc_pool_named() call", r1bio)

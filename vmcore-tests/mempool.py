@@ -82,6 +82,33 @@ _FUNC_RE = re.compile(r"^[A-Za-z_][^;{}]*?\b([A-Za-z_]\w*)\s*\(")
 _src_cache = {}
 
 
+
+def _tree_prefix():
+    """How the kernel spells its source tree in a site: a file's path as
+    kbuild passed it to the compiler, relative to the object directory
+    (build/obj-default: "../src/"), or "" for an in-tree build."""
+    try:
+        with open(os.path.join(ROOT, "build", "kernel", "objdir")) as fh:
+            obj = fh.read().strip()
+    except OSError:
+        return ""
+    rel = os.path.relpath(SRC, obj)
+    return "" if rel == "." else rel + "/"
+
+
+TREE = _tree_prefix()
+
+
+def tree_path(path):
+    """A site's file as a path in the patched tree (TREE stripped)."""
+    return path[len(TREE):] if TREE and path.startswith(TREE) else path
+
+
+def tree_site(path, line):
+    """The site the kernel prints for line LINE of PATH in the patched tree."""
+    return f"{TREE}{path}:{line}"
+
+
 # The test modules' sources, for sites outside the kernel tree (an external
 # module's file name is relative to its own directory).
 MODULE_SRC = [os.path.join(ROOT, "vmcore-tests", d) for d in ("module", "module-stall")]
@@ -124,6 +151,7 @@ def site_problem(pool):
     the function holding the site; a bio_set's pools are that function's,
     with ":bio" or ":bvec" (the site calls bioset_init())."""
     path, _, line = pool["site"].rpartition(":")
+    path = tree_path(path)
     lines = src_lines(path)
     if lines is None:
         return f"{pool['site']}: no such file in {SRC}"
@@ -170,7 +198,7 @@ def owner_of(site, obj_dirs):
     OBJ_DIRS (the kernel's object tree first, then external modules' build
     directories) lists the object of the site's file, with '-' as '_'; "-"
     for a file built into the kernel."""
-    path = site.rpartition(":")[0]
+    path = tree_path(site.rpartition(":")[0])
     key = tuple(obj_dirs)
     if key not in _mod_index:
         idx = {}

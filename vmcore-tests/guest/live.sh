@@ -13,6 +13,8 @@ uname -r > /out/uname
 
 load_dm_crypt
 setup_dm_crypt; echo $? > /out/dmcrypt.rc
+# dm-crypt names its device by dm_table_device_name(): major:minor.
+for d in /sys/block/dm-*; do echo "${d##*/} $(cat "$d/dev")"; done > /out/dm-devs
 snap proc-dmcrypt
 # Some I/O through the target, so its pools are used.
 dd if=/dev/urandom of=/dev/mapper/kmpcrypt bs=64k count=16 2>/dev/null
@@ -90,6 +92,7 @@ snap proc-dmremove
 # Two dm-crypt devices: their alike pools are told apart by the instance.
 setup_dm_crypt2; echo $? > /out/dmcrypt2.rc
 ls /sys/block > /out/sys-block-dm2
+for d in /sys/block/dm-*; do echo "${d##*/} $(cat "$d/dev")"; done > /out/dm-devs-dm2
 snap proc-dm2
 run kmp-dm2 kmempool -s $VML
 snap proc-dm2-after
