@@ -323,10 +323,12 @@ elif MODE == "corrupt":
     cut = next((i for i, ln in enumerate(full) if ln.startswith("kmp_test_private ")), None)
     rc, out, err, clean = kmp("-c", dumps.get("zlib", "/nonexistent"), "-s", VML)
     R.check(rc == 5 and cut is not None and out == "".join(full[:cut]) and
-            err.count("\n") == 1 and "name of mempool at 0x" in err and
-            "is not in the dump (page excluded by makedumpfile" in err and clean,
-            "a name in pages makedumpfile excluded: exit 5, the pools before it, one line "
-            "naming the address and why it is missing", err + out[-400:])
+            err.count("\n") == 1 and re.search(r"mempool_tag at 0x[0-9a-f]+: address 0x[0-9a-f]+ "
+                                                 r"is not in the dump \(page excluded by makedumpfile",
+                                                 err) is not None and clean,
+            "a pool's tag (name, function, site) in pages makedumpfile excluded: exit 5, the "
+            "pools before it, one line naming the tag's address and why it is missing",
+            err + out[-400:])
 
 else:  # hang
     P = {k: int(v) for k, v in (kv.split("=") for kv in sys.argv[5].split())}

@@ -31,14 +31,17 @@ capture() {
 		dd if=/proc/vmcore of=/dev/vdc bs=1M conv=fsync 2>/dev/null
 		echo "elf 0 $sz" >> /out/dumps
 		off=$(((sz + MB - 1) / MB))
+		# (makedumpfile 1.7.8 will not overwrite what a failed run left.)
 		for f in "elf-filtered -E -d $D" "zlib -c -d $D" "lzo -l -d $D" "kdump -d $D"; do
 			set -- $f; n=$1; shift
+			rm -f /tmp/dump
 			makedumpfile "$@" /proc/vmcore /tmp/dump > /out/makedumpfile-$n.log 2>&1 &&
 				put "$n" /tmp/dump
 		done
 		# Flattened (-F, what Debian's kdump-tools writes): zlib, lzo, uncompressed.
 		for f in "flat -c" "flat-lzo -l" "flat-raw"; do
 			set -- $f; n=$1; shift
+			rm -f /tmp/dump
 			makedumpfile -F "$@" -d $D /proc/vmcore > /tmp/dump 2> /out/makedumpfile-$n.log &&
 				put "$n" /tmp/dump
 		done
