@@ -55,10 +55,13 @@ want = {  # (name, site): (owner, instance)
     ("md_r1bio", r1bio["site"] if r1bio else "?"): ("raid1", "md0"),
     (f"{r1_fn}:bio", split_site): ("raid1", "md0"),
 }
-R.check(r1bio is not None and tree_path(r1bio["site"]).startswith("drivers/md/raid1.c:") and
-        abs(int(r1bio["site"].split(":")[1]) - find_line("drivers/md/raid1.c",
-            'mempool_create_kmalloc_pool_named("md_r1bio",')[0]) <= 3,
-        "md_r1bio's site is raid1's mempool_create_kmalloc_pool_named() call", r1bio)
+R1BIO_SITE = tree_site("drivers/md/raid1.c", find_line(
+    "drivers/md/raid1.c", 'conf->r1bio_pool = mempool_create_kmalloc_pool_named("md_r1bio",')[0])
+RESHAPE_SITE = tree_site("drivers/md/raid1.c", find_line(
+    "drivers/md/raid1.c", 'newpool = mempool_create_kmalloc_pool_named("md_r1bio",')[0])
+R.check(r1bio is not None and r1bio["site"] == R1BIO_SITE,
+        f"md_r1bio's site is raid1's mempool_create_kmalloc_pool_named() call ({R1BIO_SITE})",
+        r1bio)
 R.check(sorted((p["name"], p["site"], p["owner"], p["instance"]) for p in added) ==
         sorted((n, s, o, i) for (n, s), (o, i) in want.items()),
         "the array adds exactly the md core's three bio_sets (named after "
@@ -67,19 +70,28 @@ R.check(sorted((p["name"], p["site"], p["owner"], p["instance"]) for p in added)
         sorted((p["name"], p["site"], p["owner"], p["instance"]) for p in added))
 md2 = D.pools("proc-md2")
 R.check(D.rc("mdadm-create2") == 0 and all(
-    sorted(p["instance"] for p in md2 if (p["name"], p["site"]) == k) == ["md0", "md1"]
+    sorted(p["instance"] for p in md2 if (p["name"], p["site"]) == k and
+           p["instance"].startswith("md")) == ["md0", "md1"]
     for k, (o, i) in want.items() if i == "md0"),
     "a second array md1: raid1's pools and its disk's are there twice, told apart as md0 and md1",
     [(p["name"], p["instance"]) for p in md2 if p["instance"].startswith("md")])
 R.check(D.rc("kmp-md2") == 0 and read(D.f("kmp-md2")) in
         (read(D.f("proc-md2")), read(D.f("proc-md2-after"))),
         "kmempool prints the two arrays' pools byte for byte", read(D.f("kmp-md2.err")))
-# The md1 gendisk's bio_split goes when md frees the mddev, later.
-R.check(D.rc("mdadm-stop2") == 0 and [
-    p for p in D.pools("proc-md2-stopped")
-    if (p["site"], p["instance"]) != (disk_site, "md1")] == md,
-        "mdadm --stop /dev/md1: md1's pools are gone (its disk's may linger), md0's unchanged",
-        [(p["name"], p["instance"]) for p in D.pools("proc-md2-stopped")])
+# The md1 gendisk's bio_split and md1's mddev bio_sets go when md frees the
+# mddev, later; raid1's pools go with the stop.
+stopped = D.pools("proc-md2-stopped")
+left = list(stopped)
+for p in md:
+    if p in left:
+        left.remove(p)
+R.check(D.rc("mdadm-stop2") == 0 and
+        not [p for p in stopped if p["owner"] == "raid1" and p["instance"] == "md1"] and
+        all(p["site"] in (disk_site, bs_site, sync_site, clone_site) for p in left) and
+        len(left) == len(stopped) - len(md),
+        "mdadm --stop /dev/md1: raid1's md1 pools are gone, md0's unchanged (md1's disk "
+        "and mddev bio_sets may linger until md frees the mddev)",
+        [(p["name"], p["instance"], p["site"]) for p in left])
 p = one(md, "md_r1bio")
 R.check(p is not None and (p["type"], p["min_nr"], p["elem_size"]) ==
         ("kmalloc", NR_RAID_BIOS, r1bio_size(2)),
@@ -89,11 +101,13 @@ R.check(D.rc("kmp-md") == 0 and read(D.f("kmp-md")) == read(D.f("proc-md")),
         read(D.f("kmp-md.err")))
 R.check(D.rc("insmod") == 0, "kmp_test.ko loads with the addresses of mempool_list and "
         "mempool_lock")
-MB = (f"{md_fn}:bio", bs_site)
+# raid1's bio_split of md0: exited when the array goes inactive, initialized
+# again when it is active (7.2's md core bio_sets live with the mddev).
+MB = (f"{r1_fn}:bio", split_site)
 
 
 def mdbio(pools):
-    return [p for p in pools if (p["name"], p["site"]) == MB]
+    return [p for p in pools if (p["name"], p["site"]) == MB and p["instance"] == "md0"]
 
 
 mb = mdbio(md)
@@ -101,10 +115,11 @@ pk = mdbio(D.pools("proc-poked"))
 R.check(D.rc("poke") == 0 and len(mb) == 1 and len(pk) == 1 and
         (pk[0]["from_reserve"], pk[0]["low_nr"], pk[0]["curr_nr"]) ==
         (mb[0]["from_reserve"] + 2, mb[0]["min_nr"] - 2, mb[0]["min_nr"]),
-        f"2 allocations from mddev->bio_set's reserve ({MB[0]}, {MB[1]}; allocator failing) "
+        f"2 allocations from raid1's bio_split reserve ({MB[0]}, {MB[1]}; allocator failing) "
         "are counted", pk)
-R.check(D.rc("md-inactive") == 0 and not mdbio(D.pools("proc-inactive")),
-        "array_state inactive: the array's bio_sets are exited, their pools gone",
+R.check(D.rc("md-inactive") == 0 and not mdbio(D.pools("proc-inactive")) and
+        not [p for p in D.pools("proc-inactive") if p["owner"] == "raid1"],
+        "array_state inactive: raid1's pools are exited, gone from the list",
         names(D.pools("proc-inactive")))
 rs = mdbio(D.pools("proc-restarted"))
 R.check(D.rc("md-active") == 0 and read(D.f("md-state")).strip() in ("clean", "active") and
@@ -112,7 +127,7 @@ R.check(D.rc("md-active") == 0 and read(D.f("md-state")).strip() in ("clean", "a
         (rs[0]["from_reserve"], rs[0]["low_nr"], rs[0]["curr_nr"], rs[0]["waits"],
          rs[0].get("failed"), rs[0].get("emptied")) ==
         (0, rs[0]["min_nr"], rs[0]["min_nr"], 0, 0, 0),
-        "array_state active again: mddev->bio_set's pool re-initialized in the same memory starts "
+        "array_state active again: raid1's bio_split pool initialized again starts "
         "from 0 (from_reserve, low_nr, waits, failed, emptied)", rs)
 R.check(names(D.pools("proc-restarted")) == names(md),
         "after the restart the same pools as before the stop", sorted(
@@ -123,8 +138,9 @@ g = by_name(grown, "md_r1bio")
 R.check(len(g) == 1 and g[0]["elem_size"] == r1bio_size(3) and g[0]["min_nr"] == NR_RAID_BIOS
         and g[0]["curr_nr"] == NR_RAID_BIOS,
         f"after the reshape one md_r1bio, elem_size {r1bio_size(3)} for 3 disks, full", g)
-R.check(len(g) == 1 and r1bio is not None and g[0]["instance"] == "md0" and g[0]["site"] != r1bio["site"],
-        "the r1bio pool raid1_reshape() created in its place says instance md0 (its own site)", g)
+R.check(len(g) == 1 and g[0]["instance"] == "md0" and g[0]["site"] == RESHAPE_SITE,
+        f"the r1bio pool raid1_reshape() created in its place says instance md0, site "
+        f"{RESHAPE_SITE}", g)
 R.check(names(grown) == names(md), "after the reshape the same pool names, none lost "
         "or doubled", sorted(set(names(grown)) ^ set(names(md))))
 R.check(D.rc("kmp-grown") == 0 and read(D.f("kmp-grown")) in

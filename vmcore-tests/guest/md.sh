@@ -29,12 +29,13 @@ run kmp-md2 kmempool -s $VML
 snap proc-md2-after
 mdadm --stop /dev/md1 > /out/mdadm-stop2.log 2>&1; echo $? > /out/mdadm-stop2.rc
 snap proc-md2-stopped
-# Stop and start the array in place (inactive keeps the mddev, so its
-# bio_sets are exited and initialized again in the same memory): the
-# counters of the second life start from 0.
-# mddev->bio_set's bio pool: the first md.c bio_set pool on the list
-# (md core names its bio_sets after the function that sets them up).
-MDBIO=$(awk '$15 ~ /^drivers\/md\/md\.c:/ && $1 ~ /:bio$/ { print $1; exit }' /proc/mempool)
+# Stop and start the array in place (inactive keeps the mddev but stops
+# raid1, whose pools are exited, and initializes them again on active):
+# the counters of the second life start from 0.
+# raid1's bio_split of md0 (named after the function that sets it up; on
+# 7.2 the md core's own bio_sets live as long as the mddev, raid1's pools
+# go with the array's personality).
+MDBIO=$(awk '$15 ~ /drivers\/md\/raid1\.c:/ && $1 ~ /:bio$/ && $14 == "md0" { print $1; exit }' /proc/mempool)
 kmp_cmd poke "$MDBIO" 2; echo $? > /out/poke.rc
 snap proc-poked
 echo inactive > /sys/block/md0/md/array_state; echo $? > /out/md-inactive.rc
