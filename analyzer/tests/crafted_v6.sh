@@ -51,6 +51,18 @@ else
 	bad "JSON: exit $rc"
 fi
 
+# The JSON report against the schema (vmcore-tests/check_json.py), when the checkout has it.
+HERE=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$HERE/../../vmcore-tests/check_json.py" ]; then
+	run -c "$T/good.core" -s "$FAKE" -f json
+	if [ $rc = 0 ] && /usr/bin/python3 "$HERE/../../vmcore-tests/check_json.py" \
+		"$HERE/../kmempool.schema.json" report "$T/out" 2> "$T/err"; then
+		ok "JSON report valid against kmempool.schema.json"
+	else
+		bad "JSON report against the schema: exit $rc"
+	fi
+fi
+
 run waiters -c "$T/good.core" -s "$FAKE"
 if [ $rc = 0 ] && grep -q '^# no task is waiting on any mempool$' "$T/out" && clean_err; then
 	ok "waiters: none"
