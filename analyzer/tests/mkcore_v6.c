@@ -5,7 +5,10 @@
  * a v6-shaped kernel: four pools (a slab pool tagged by its function with
  * a kind, a named kmalloc pool of a module with an instance, a page pool
  * whose name and file hold a space, a backslash and a tab, a private pool
- * with a name longer than its column), laid out by the test object's DWARF.
+ * with a name longer than its column), laid out by the test object's DWARF;
+ * on the page pool's wait queue a mempool_alloc() waiter (its task
+ * "kmp_v6waiter", waiting 10 s at the HZ of jiffies_64's initial value)
+ * and a foreign entry (another wake function), which must not count.
  * The expected report is written out in tests/crafted_v6.sh, not here.
  *
  *   mkcore_v6 FAKE_VMLINUX_V6 OUT [damage]
@@ -51,7 +54,10 @@ static void put_at(unsigned char *base, uint64_t off, uint64_t v)
 	put(base, &f, v);
 }
 
-enum { S_EXIT, S_LIST, S_BANNER, S_VERSION, S_COLUMNS, S_SLAB, S_KMALLOC, S_PAGES, S_N };
+enum { S_EXIT, S_LIST, S_BANNER, S_VERSION, S_COLUMNS, S_JIFFIES, S_SLAB, S_KMALLOC, S_PAGES,
+       S_WAKE, S_N };
+#define NOW 4295000000ULL	/* jiffies in the dump */
+#define HZ 250
 
 static unsigned char data[DATA_SIZE];
 static size_t strused = 0x10000;	/* strings from here on */
@@ -76,8 +82,10 @@ int main(int argc, char **argv)
 				     { .name = "linux_banner" },
 				     { .name = "mempool_format_version" },
 				     { .name = "mempool_format_columns" },
+				     { .name = "jiffies_64" },
 				     { .name = "mempool_alloc_slab" }, { .name = "mempool_kmalloc" },
-				     { .name = "mempool_alloc_pages" } };
+				     { .name = "mempool_alloc_pages" },
+				     { .name = "mempool_wake_function" } };
 	const char *damage = argc > 3 ? argv[3] : "";
 	struct {
 		const char *name, *kind, *function, *modname, *file, *instance;
@@ -118,7 +126,7 @@ int main(int argc, char **argv)
 
 	/* The kernel image: the symbols' bytes at their address plus KASLR. */
 	lo = hi = syms[S_LIST].addr;
-	for (int i = S_LIST; i <= S_COLUMNS; i++) {
+	for (int i = S_LIST; i <= S_JIFFIES; i++) {
 		if (syms[i].addr < lo)
 			lo = syms[i].addr;
 		if (syms[i].addr + syms[i].size + 16 > hi)
@@ -137,6 +145,7 @@ int main(int argc, char **argv)
 	if (!strcmp(damage, "version"))
 		img[syms[S_VERSION].addr - lo + 2] = '1';
 	head = KASLR + syms[S_LIST].addr;
+	put_at(img + (syms[S_JIFFIES].addr - lo), 0, NOW);
 
 	put(data + 0xf000, &L.kc_object_size, 192);
 	for (int i = 0; i < 4; i++) {
@@ -166,6 +175,31 @@ int main(int argc, char **argv)
 		put_at(pb, L.wait_head.off + L.lh_prev.off, wq);
 		put_at(pb, L.list.off + L.lh_prev.off, prev);
 		put_at(pb, L.list.off + L.lh_next.off, next);
+	}
+	/* Pool 2's wait queue: a mempool_waiter at 0xe000, then a foreign entry at 0xe200. */
+	{
+		uint64_t wq = base + 2 * stride + L.wait_head.off, prev = wq;
+		unsigned char *task = data + 0xd000;
+
+		put(task, &L.task_pid, 77);
+		put(task, &L.task_state, 2);
+		memcpy(task + L.task_comm.off, "kmp_v6waiter", 13);
+		for (int w = 0; w < 2; w++) {
+			uint64_t wa = base + 0xe000 + (uint64_t)w * 0x200;
+			uint64_t e = wa + L.waiter_entry.off, node = e + L.wqe_entry.off;
+			unsigned char *wb = data + 0xe000 + w * 0x200, *eb = wb + L.waiter_entry.off;
+
+			put_at(eb, L.wqe_func.off, w ? KASLR + syms[S_EXIT].addr :
+			       KASLR + syms[S_WAKE].addr);
+			put_at(eb, L.wqe_private.off, base + 0xd000);
+			put(wb, &L.waiter_since, NOW - 10 * HZ - 3);
+			put_at(eb, L.wqe_entry.off + L.lh_prev.off, prev);
+			put_at(eb, L.wqe_entry.off + L.lh_next.off, wq);
+			put_at(prev == wq ? data + 2 * stride + L.wait_head.off :
+			       data + (prev - base), L.lh_next.off, node);
+			prev = node;
+		}
+		put_at(data + 2 * stride + L.wait_head.off, L.lh_prev.off, prev);
 	}
 	put_at(img + (syms[S_LIST].addr - lo), L.lh_next.off, base + L.list.off);
 	put_at(img + (syms[S_LIST].addr - lo), L.lh_prev.off, base + 3 * stride + L.list.off);
