@@ -43,7 +43,7 @@ K=$T/v6-stall-kernel; mkdir -p "$K"; cp "$OBJ/arch/x86/boot/bzImage" "$K/bzImage
 O=$T/v6-stall; rm -rf "$O"
 bash "$ROOT/qemu/run-vm.sh" --kernel "$K" --initrd "$INITRD" \
 	--script "$ROOT/vmcore-tests/guest/v6stall.sh" --out "$O" --input "$M/kmp_v6stall.ko" \
-	--input "$VMLINUX" --mem 1024 --timeout 300 --cpu max > "$T/v6-stall.log" 2>&1
+	--input "$VMLINUX" --mem 1024 --timeout 900 --cpu max > "$T/v6-stall.log" 2>&1
 check "the v6 kernel boots and runs the stall scenario (log: $T/v6-stall.log)" test -s "$O/dmesg"
 "$PY" "$ROOT/vmcore-tests/check_v6stall.py" "$O" --kmempool || fail=1
 [ "$fail" = 0 ]
