@@ -5,7 +5,10 @@
 # against build/obj-default) stalls a task in mempool_alloc() on an emptied
 # pool and unloads leaving a pool listed; check_stall.py checks that
 # khungtaskd reports the stall once, naming the pool, that the unload warns
-# and unlinks, and /proc/mempool 1.0.
+# and unlinks, and /proc/mempool 1.0; and that kmempool in the guest, on
+# /proc/kcore with the kernel's vmlinux, prints /proc/mempool byte for byte
+# before, during and after the stall and kmempool waiters names the
+# stalled task and its pool.
 GROUP=stall
 . "$(dirname "$0")/lib.sh"
 K=$B/kernel
@@ -24,7 +27,7 @@ fi
 O=$T/stall; rm -rf "$O"
 bash "$ROOT/qemu/run-vm.sh" --kernel "$K" --initrd "$B/initrd/test.cpio.gz" \
 	--script "$ROOT/vmcore-tests/guest/stall.sh" --out "$O" --input "$M/kmp_stall.ko" \
-	--timeout 180 > "$T/stall.log" 2>&1
+	--input "$K/vmlinux" --mem 1024 --timeout 400 > "$T/stall.log" 2>&1
 check "the kernel boots and runs the stall scenario (log: $T/stall.log)" test -s "$O/dmesg"
-"$PY" "$ROOT/vmcore-tests/check_stall.py" "$O" || fail=1
+"$PY" "$ROOT/vmcore-tests/check_stall.py" "$O" --kmempool || fail=1
 [ "$fail" = 0 ]

@@ -585,7 +585,7 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	} else if (p.v12 && p.waiting && !q.ages) {
 		note(a, "how long the tasks on mempool %s at 0x%" PRIx64 " have waited is unknown "
 		     "(printed as ?): %s", p.name, addr,
-		     a->have_now ? "HZ unknown (no tick_nsec)" : "jiffies unreadable");
+		     a->have_now ? "HZ unknown (neither tick_nsec nor jiffies_64's initial value tells it)" : "jiffies unreadable");
 		a->st->uncounted++;
 		p.oldest_unknown = true;
 	}

@@ -83,26 +83,51 @@ enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK
        S_ALLOC_SLAB, S_KMALLOC, S_ALLOC_PAGES, S_WAKE, S_SLAB_CU, S_N };
 
 /*
+ * HZ from the initial value of jiffies_64 in the vmlinux file (not in
+ * memory): INITIAL_JIFFIES is (unsigned int)(-300 * HZ).  For kernels
+ * without tick_nsec (7.x); 0 if it does not read as such.
+ */
+static uint64_t hz_from_initial_jiffies(struct kmp_session *s, const struct kmp_sym *jiffies)
+{
+	unsigned char b[4];
+	uint64_t v;
+
+	if (!kmp_vmlinux_read(&s->vml, jiffies->addr, b, sizeof(b)))
+		return 0;
+	v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+	v = (1ULL << 32) - v;
+	if (!v || v % 300 || v / 300 < 10 || v / 300 > 10000)
+		return 0;
+	return v / 300;
+}
+
+/*
  * The clock for format 1.2's wait times: jiffies_64, and HZ from
  * tick_nsec (the length of a tick in ns, NTP-adjusted by a few ppm at
- * most, so rounding 10^9 / tick_nsec gives CONFIG_HZ).  Left zero when
+ * most, so rounding 10^9 / tick_nsec gives CONFIG_HZ), or, on kernels
+ * without tick_nsec (7.x), from jiffies_64's initial value.  Left zero when
  * either is missing or implausible; the waits are then printed as "?".
  */
 static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
 			  const struct kmp_sym *tick)
 {
-	uint64_t tick_nsec, size = tick->size ? tick->size : 8;
+	uint64_t tick_nsec, size = tick->size ? tick->size : 8, hz = 0;
 	struct kmp_err why;
 
 	memset(&s->clock, 0, sizeof(s->clock));
-	if (!jiffies->found || !tick->found || (jiffies->size != 8 && jiffies->size != 4) ||
-	    size > 8 ||
-	    !kmp_read_uint(&s->core.mem, tick->addr + s->kaslr, size, &tick_nsec, &why) ||
-	    tick_nsec < 100000 || tick_nsec > 100000000)	/* HZ 10 .. 10000 */
+	if (!jiffies->found || (jiffies->size != 8 && jiffies->size != 4))
+		return;
+	if (tick->found && size <= 8 &&
+	    kmp_read_uint(&s->core.mem, tick->addr + s->kaslr, size, &tick_nsec, &why) &&
+	    tick_nsec >= 100000 && tick_nsec <= 100000000)	/* HZ 10 .. 10000 */
+		hz = (1000000000u + tick_nsec / 2) / tick_nsec;
+	else if (!tick->found)
+		hz = hz_from_initial_jiffies(s, jiffies);
+	if (!hz)
 		return;
 	s->clock.jiffies_addr = jiffies->addr + s->kaslr;
 	s->clock.jiffies_size = jiffies->size;
-	s->clock.hz = (1000000000u + tick_nsec / 2) / tick_nsec;
+	s->clock.hz = hz;
 }
 
 /*

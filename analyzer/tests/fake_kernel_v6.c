@@ -13,8 +13,8 @@ static const char mempool_format_columns[] __attribute__((used)) = {
 	"# name                         type    elem_size min_nr curr_nr low_nr from_reserve    waits waiting   failed  emptied oldest_wait owner instance site"
 };
 const char linux_banner[] = "Linux version 7.2.13-fake (unit test) #1 SMP\n";
-unsigned long long jiffies_64;
-unsigned long tick_nsec = 4000000;
+/* 7.2 has no tick_nsec: HZ (250 here) comes from INITIAL_JIFFIES, -300 * HZ. */
+unsigned long long jiffies_64 = (unsigned long)(unsigned int)(-300 * 250);
 struct task_struct fake_task;
 struct mempool_waiter fake_waiter;
 struct kmem_cache fake_cache;
