@@ -10,6 +10,7 @@ rmmod the report is /proc/mempool again, byte for byte.
 
     check_churn.py OUTDIR RUNS TOPS"""
 import json
+import os
 import re
 import sys
 
@@ -32,6 +33,7 @@ relabelled = set()   # churn pools seen with an instance (a<R> or b<R>)
 boot = D.pools("proc-boot")
 R.check(len(boot) > 5, f"/proc/mempool at boot: {len(boot)} pools")
 boot_by = {(p["name"], p.get("site")): p for p in boot}
+boot_by_name = {p["name"]: p for p in boot}
 R.check(D.rc("kmp-boot") == 0 and read(D.f("kmp-boot")) == read(D.f("proc-boot")),
         "before the churn: kmempool on /proc/kcore == /proc/mempool", read(D.f("kmp-boot.err")))
 R.check(D.rc("insmod") == 0, "kmp_churn.ko loads (4 threads)")
@@ -42,8 +44,9 @@ cols = FORMATS[version]
 def check_pool(p, where, problems, seen):
     """A pool line (dict of str) is a pool that existed; counts churn pools."""
     name = p["name"]
-    if (name, p.get("site")) in boot_by:
-        b = boot_by[(name, p.get("site"))]
+    # kmempool top has no site column: a boot pool is then known by name
+    b = boot_by.get((name, p["site"])) if "site" in p else boot_by_name.get(name)
+    if b is not None:
         bad = [k for k in STATIC if str(b[k]) != str(p[k])]
         if bad:
             problems.append(f"{where}: boot pool {name} differs in {bad}: {p}")
@@ -54,7 +57,7 @@ def check_pool(p, where, problems, seen):
         problems.append(f"{where}: a pool that did not exist: {p}")
     elif p["type"] not in TYPE_OF[kind] or p["owner"] != "kmp_churn":
         problems.append(f"{where}: {name} has type {p['type']}, owner {p['owner']}")
-    elif "site" in p and (not p["site"].rpartition(":")[0].endswith("/kmp_churn.c") or
+    elif "site" in p and (os.path.basename(p["site"].rpartition(":")[0]) != "kmp_churn.c" or
                           site_problem(p)):
         problems.append(f"{where}: {name} has site {p['site']}: {site_problem(p)}")
     elif "instance" in p and not (p["instance"] == "-" or kind in ("kmalloc", "private") and
@@ -148,18 +151,18 @@ except (OSError, ValueError):
 top = read(D.f("top"))
 heads = re.findall(r"^# kmempool top - .* - refresh ([0-9]+) - ", top, re.M)
 tprob, tseen = [], set()
+tcols = None
 for line in top.split("\n"):
+    if line.startswith("# name "):
+        tcols = line[2:].split()     # top's own columns (+reserve, +waits, ...; no site)
+        continue
     if not line or line.startswith("#"):
         continue
     f = line.split()
-    n = len(cols) + 2 + (2 if len(cols) > 10 else 0)   # +reserve +waits [+failed +emptied]
-    if len(f) != n:
-        tprob.append(f"{len(f)} fields: {line!r}")
+    if tcols is None or len(f) != len(tcols) or "owner" not in tcols:
+        tprob.append(f"{len(f)} fields for columns {tcols}: {line!r}")
         continue
-    p = {"name": f[0], "type": f[1], "elem_size": f[2], "min_nr": f[3],
-         "owner": f[cols.index("owner") + 2]}
-    if "instance" in cols:
-        p["instance"] = f[-1]
+    p = dict(zip(tcols, f))
     check_pool(p, "top", tprob, tseen)
 partial = len(re.findall(r"list not read to its end|the list changed while read", top))
 R.check(D.rc("top") in (0, 7) and len(heads) == TOPS and not tprob,

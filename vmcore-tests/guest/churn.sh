@@ -32,7 +32,7 @@ t0=$(up)
 kmempool top -s $VML -n "$TOPS" -d 0.01 > /out/top 2> /out/top.err; echo $? > /out/top.rc
 t1=$(up)
 echo "$t0 $t1" > /out/top.time
-for c in rounds created destroyed allocs from_reserve waits resized moved errors running; do
+for c in rounds created destroyed allocs from_reserve waits resized errors running; do
 	echo "$c $(cat /sys/module/kmp_churn/parameters/$c)"
 done > /out/counters
 rmmod kmp_churn; echo $? > /out/rmmod.rc
