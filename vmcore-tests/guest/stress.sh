@@ -7,7 +7,7 @@
 #           leave one waiter blocked for rmmod to release, rmmod
 #   churn   insmod kmp_churn.ko threads=2 seconds=S (S up to 20): kernel
 #           threads create and destroy pools of every type through every
-#           creation API (init/exit in place, resize, mempool_move), with
+#           creation API (init/exit in place, resize), with
 #           allocations from the reserve and waiters woken by frees; wait
 #           for its threads to stop, keep its counters, rmmod
 #   crypt   a dm-crypt target over loop4: create, read (decrypt), write
@@ -15,8 +15,8 @@
 #   md      raid1 md0 over loop1+loop2: I/O, then in turn stopped and
 #           started again (mdadm --stop / --assemble), array_state inactive
 #           / active in place, stopped with raid1 reloaded, and grown to
-#           three disks (loop3) and shrunk back (raid1_reshape() moves the
-#           r1bio pool with mempool_move())
+#           three disks (loop3) and shrunk back (raid1_reshape() replaces
+#           the r1bio pool)
 #   proc    cat /proc/mempool
 #   kcore   kmempool on /proc/kcore (when vmlinux is among the inputs),
 #           every exit status recorded in /out/w-kcore.log
