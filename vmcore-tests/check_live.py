@@ -389,8 +389,12 @@ R.check(d is not None and (d["curr_nr"], d["waiting"], d["waits"], d["from_reser
                            d["emptied"], d["failed"]) == (0, 1, 1, 2 * pv, 2, 8 - pv + 1),
         "one task blocked 17 s (three 5 s timeouts) in mempool_alloc(): waits 1, not 4; "
         "the blocking caller never counts as failed", d)
-R.check(d is not None and 15 <= d["oldest_wait"] <= 25 and d["instance"] == "kmp-private0",
-        "oldest_wait: the waiter has waited 15-25 s (slept 17 s after blocking)", d)
+# The guest slept 17 s of wall time; jiffies, which oldest_wait counts, can
+# fall behind that under TCG on a loaded host (13 s seen), so the bound
+# below is the 10 s that khungtaskd's report (checked below) proves.
+R.check(d is not None and 10 <= d["oldest_wait"] <= 25 and d["instance"] == "kmp-private0",
+        "oldest_wait: the waiter has waited 10-25 s (slept 17 s after blocking; "
+        "hung_task_timeout_secs 10)", d)
 R.check(all(p["oldest_wait"] == 0 for p in snap("proc-block12") if not p["waiting"]),
         "oldest_wait is 0 on every pool nobody waits on")
 
@@ -419,13 +423,13 @@ R.check(rc("kmp-block12") == 0 and ok,
         f"{why}\n" + read(f("kmp-block12.err")) + read(f("kmp-block12"))[-400:])
 wt = re.findall(r"^    pid \d+\s+kmp_waiter\s+D \(uninterruptible\), waiting for (\d+) s$",
                 read(f("kmp-waiters12")), re.M)
-R.check(rc("kmp-waiters12") == 0 and len(wt) == 1 and 15 <= int(wt[0]) <= 25,
-        "kmempool waiters says how long the task has waited (15-25 s)",
+R.check(rc("kmp-waiters12") == 0 and len(wt) == 1 and 10 <= int(wt[0]) <= 25,
+        "kmempool waiters says how long the task has waited (10-25 s)",
         read(f("kmp-waiters12")) + read(f("kmp-waiters12.err")))
 try:
     jw = json.loads(read(f("kmp-waiters12-json")))["pools"]
     ok = len(jw) == 1 and jw[0]["instance"] == "kmp-private0" and \
-        15 <= jw[0]["oldest_wait"] <= 25 and 15 <= jw[0]["waiters"][0]["waited"] <= 25
+        10 <= jw[0]["oldest_wait"] <= 25 and 10 <= jw[0]["waiters"][0]["waited"] <= 25
 except (ValueError, KeyError, IndexError, TypeError) as e:
     ok, jw = False, e
 R.check(ok, "the JSON has oldest_wait, instance and each waiter's waited", jw)
