@@ -2,7 +2,10 @@
 # Install the Debian packages kmempool's build, rig and tests need, when
 # one is missing (a fresh Debian 12 machine).  Quiet when all are there.
 set -euo pipefail
-PKGS=(build-essential flex bison libelf-dev libssl-dev bc cpio
+# linux-source-6.1: only the analyzer's kernel ctype test reads it (its
+# lib/ctype.c) when no 7.2 tree is there yet (the kernels build from the
+# pinned base, qemu/kernel-source.sh).
+PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
 	kmod xz-utils gzip qemu-system-x86 busybox-static kexec-tools makedumpfile
 	dmsetup libkdumpfile-dev libdw-dev elfutils pkg-config python3 python3-drgn
 	crash ccache file binutils mdadm)
