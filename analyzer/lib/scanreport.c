@@ -327,7 +327,7 @@ bool kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	struct kmp_scan_stats st;
 	bool ok;
 
-	ok = kmp_scan(k, sl, o->max_pfn, collect, &all, &st, err);
+	ok = kmp_scan(k, sl, o->max_pfn, o->threads, collect, &all, &st, err);
 	if (all.oom && ok) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting pools");
 		ok = false;

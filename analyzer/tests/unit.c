@@ -585,7 +585,7 @@ static bool ring_visit(uint64_t node, void *arg, struct kmp_err *err)
 
 static void test_brent(void)
 {
-	static const struct kmp_mem_ops ops = { ring_read, ring_close };
+	static const struct kmp_mem_ops ops = { ring_read, ring_close, NULL };
 	struct ring r = { { 0 }, 0 };
 	struct kmp_mem mem = { &ops, &r, false };
 	unsigned long visits = 0;
@@ -923,7 +923,7 @@ static void test_counters(void)
 		{ 4, 2, 3, "low_nr 3;" },
 		{ -2, -3, -4, "min_nr -2," },
 	};
-	static const struct kmp_mem_ops ops = { torn_read, NULL };
+	static const struct kmp_mem_ops ops = { torn_read, NULL, NULL };
 	struct kmp_pools p;
 	struct kmp_err err;
 	struct fake f;
@@ -1130,7 +1130,7 @@ static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 
 static void test_live(void)
 {
-	static const struct kmp_mem_ops ops = { churn_read, NULL };
+	static const struct kmp_mem_ops ops = { churn_read, NULL, NULL };
 	unsigned long at, total, retried = 0, with1 = 0;
 	struct kmp_pools p;
 	struct kmp_err err;
