@@ -34,7 +34,14 @@ stage() { echo "==> [kernel:$FLAVOR] $*"; }
 die() { echo "build-kernel: $*" >&2; exit 1; }
 
 [ -r "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-6.1)"
-TARVER=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %s "$TARBALL")
+# The tarball's version: 6.1's package when it is the default tarball, else
+# (KMP_TARBALL, e.g. qemu/kernel-source.sh's PACKAGE_VERSION/ folder) the
+# tarball's folder, name and size.
+if [ -n "${KMP_TARBALL:-}" ]; then
+	TARVER="$(basename "$(dirname "$TARBALL")")/$(basename "$TARBALL") $(stat -c %s "$TARBALL")"
+else
+	TARVER=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %s "$TARBALL")
+fi
 
 # The fragment this flavor uses.
 FRAG="$B/fragment-$FLAVOR.config"

@@ -56,5 +56,51 @@ after = f("proc-after")
 check(f("proc-after.rc").strip() == "0" and "kmp_v6stall" not in after and after.startswith("mempool - version: 1.0"),
       "/proc/mempool reads cleanly afterwards, without the module's pools")
 check("BUG:" not in dm and "KASAN" not in dm and "Oops" not in dm, "no BUG, KASAN report or oops")
+
+# kmempool on /proc/kcore (the analyzer reading series v6 from memory).
+KMP = len(sys.argv) > 2 and sys.argv[2] == "--kmempool"
+
+
+def same(name, what):
+    tries = f(f"{name}.tries").strip()
+    check(f(f"{name}-kmp.rc").strip() == "0" and f(f"{name}.cmp.rc").strip() == "0"
+          and f(f"{name}-kmp") == f(f"{name}-proc") and f(f"{name}-proc").startswith("mempool - version: 1.0\n"),
+          f"kmempool on /proc/kcore prints /proc/mempool byte for byte {what} "
+          f"({len(f(name + '-proc').splitlines())} lines, try {tries or '?'} of 5; "
+          f"rc {f(name + '-kmp.rc').strip() or '?'}, {f(name + '.cmp').strip() or 'cmp: same'}"
+          f"{'; ' + f(name + '-kmp.err').strip()[:300] if f(name + '-kmp.err').strip() else ''})")
+
+
+if KMP:
+    import json
+    same("kmp-before", "before the stall")
+    same("kmp-stall", "during the stall (a waiter, curr_nr 0, oldest_wait ticking)")
+    same("kmp-after", "after the unload")
+    w = f("kmp-waiters")
+    wl = w.splitlines()
+    check(f("kmp-waiters.rc").strip() == "0" and any(l.startswith("kmp_v6stall ") for l in wl)
+          and re.search(r"pid \d+\s+kmp_v6waiter\s+D \(uninterruptible\), waiting for \d+ s", w) is not None,
+          "kmempool waiters names the stalled task (kmp_v6waiter, D, its wait) under its pool's line "
+          f"(rc {f('kmp-waiters.rc').strip()}: {f('kmp-waiters.err').strip()[:200]})")
+    try:
+        doc = json.loads(f("kmp-stall.json"))
+        pool = [p for p in doc["pools"] if p["name"] == "kmp_v6stall"]
+        check(f("kmp-stall-json.rc").strip() == "0" and len(pool) == 1
+              and pool[0]["file"].endswith("kmp_v6stall.c") and pool[0]["kind"] is None
+              and pool[0]["function"] == "kmp_init" and pool[0]["owner"] == "kmp_v6stall"
+              and pool[0]["instance"] == "test0" and pool[0]["waiting"] == 1
+              and pool[0]["site"] == f"{pool[0]['file']}:{pool[0]['line']}",
+              "kmempool -f json: the stalled pool with its site, file, line, function and kind")
+    except (ValueError, KeyError, TypeError) as e:
+        check(False, f"kmempool -f json reads as JSON with the stalled pool ({e})")
+    try:
+        wd = json.loads(f("kmp-waiters.json"))
+        wp = [p for p in wd["pools"] if p["name"] == "kmp_v6stall"]
+        check(len(wp) == 1 and [t["comm"] for t in wp[0]["waiters"]] == ["kmp_v6waiter"],
+              "kmempool waiters -f json: the pool and its one waiter")
+    except (ValueError, KeyError, TypeError) as e:
+        check(False, f"kmempool waiters -f json reads as JSON ({e})")
+    check(f("kmp-info.rc").strip() == "0" and "mempool format: 1.0" in f("kmp-info"),
+          "kmempool info: mempool format 1.0")
 print(f"v6-stall: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -306,12 +306,15 @@ struct report_out {
 	bool json, tmp;
 	const char *version;
 	size_t n;
+	const char *columns;	/* series v6: the kernel's column line; NULL: series 5 */
 };
 
 static bool report_begin(struct report_out *o)
 {
 	if (o->json)
 		fputs("\"pools\": [", o->f);
+	else if (o->columns)
+		kmp_report_header_v6(o->f, o->version, o->columns);
 	else
 		kmp_report_header(o->f, o->version);
 	return !ferror(o->f);
@@ -419,7 +422,8 @@ static void json_end(bool ok, const struct kmp_err *err)
 
 static bool cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
-	struct report_out o = { stdout, c->json, s->core.mem.live, s->version, 0 };
+	struct report_out o = { stdout, c->json, s->core.mem.live, s->version, 0,
+				s->layout.v6 ? s->columns : NULL };
 	struct kmp_pool_sink sink = { report_pool, report_restart, &o };
 	bool ok = stream_list(s, c, &o, &sink, err);
 
@@ -507,7 +511,8 @@ static bool waiting_restart(void *arg, struct kmp_err *err)
 
 static bool cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
-	struct waiting_out o = { { stdout, c->json, s->core.mem.live, s->version, 0 }, s,
+	struct waiting_out o = { { stdout, c->json, s->core.mem.live, s->version, 0,
+				   s->layout.v6 ? s->columns : NULL }, s,
 				 &c->o.lim, true, { 0 } };
 	struct kmp_pool_sink sink = { waiting_pool, waiting_restart, &o };
 	bool ok = stream_list(s, c, &o.r, &sink, err);
@@ -628,6 +633,8 @@ static bool format_ok(const struct kmp_session *s, const struct cli *c, struct k
 {
 	if (!s->series || !strcmp(c->command, "info") || !strcmp(c->command, "scan"))
 		return true;
+	if (s->layout.v6)
+		return kmp_format_check_v6(s->version, s->columns, err);
 	if (!kmp_format_known(s->version)) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "this kernel's /proc/mempool format is version '%s'; "
 			   "kmempool %s knows %s", s->version, KMP_VERSION, kmp_formats_known());

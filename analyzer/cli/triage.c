@@ -417,7 +417,9 @@ static int triage_one(const struct triage *t, const char *path, FILE *f)
 		ok = opened = kmp_session_attach(&s, &o, &err);
 	}
 	/* The checks kmempool waiters makes before it reads mempool_list. */
-	if (ok && s.series && !kmp_format_known(s.version)) {
+	if (ok && s.series && s.layout.v6) {
+		ok = kmp_format_check_v6(s.version, s.columns, &err);
+	} else if (ok && s.series && !kmp_format_known(s.version)) {
 		kmp_seterr(&err, KMP_ERR_FORMAT, "this kernel's /proc/mempool format is version "
 			   "'%s'; kmempool knows %s", s.version, kmp_formats_known());
 		ok = false;

@@ -37,13 +37,25 @@ static inline const char *fuzz_fake_path(void)
 	return path;
 }
 
-/* Open the test object and load the mempool layout from it; exits on failure. */
-static inline void fuzz_load_layout(struct kmp_vmlinux *v, struct kmp_layout *l)
+/* $KMP_FAKE_VMLINUX_V6, else the series v6 test object beside fake_vmlinux. */
+static inline const char *fuzz_fake_v6_path(void)
+{
+	static char path[4200];
+
+	if (getenv("KMP_FAKE_VMLINUX_V6"))
+		return getenv("KMP_FAKE_VMLINUX_V6");
+	snprintf(path, sizeof(path), "%s_v6", fuzz_fake_path());
+	return path;
+}
+
+/* Open test object @path and load the mempool layout from it; exits on failure. */
+static inline void fuzz_load_layout_from(const char *path, struct kmp_vmlinux *v,
+					 struct kmp_layout *l)
 {
 	struct kmp_sym sym = { .name = "mempool_exit" };
 	struct kmp_err err;
 
-	if (!kmp_vmlinux_open(v, fuzz_fake_path(), &err)) {
+	if (!kmp_vmlinux_open(v, path, &err)) {
 		fprintf(stderr, "fuzz: %s\n", err.msg);
 		exit(1);
 	}
@@ -52,6 +64,12 @@ static inline void fuzz_load_layout(struct kmp_vmlinux *v, struct kmp_layout *l)
 		fprintf(stderr, "fuzz: layout: %s\n", err.msg);
 		exit(1);
 	}
+}
+
+/* The same for the series 5 test object (fake_vmlinux). */
+static inline void fuzz_load_layout(struct kmp_vmlinux *v, struct kmp_layout *l)
+{
+	fuzz_load_layout_from(fuzz_fake_path(), v, l);
 }
 
 /* A memfd holding @data; -1 on failure. */

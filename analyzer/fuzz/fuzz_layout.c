@@ -6,7 +6,9 @@
  * image - the pool walk of mempool_list, both pool checks (the strict one
  * of the scan) on a pool laid out by that layout, and the scan of the
  * image - so that a field the checks let through would show up as an
- * out-of-bounds read.
+ * out-of-bounds read.  A series v6 layout (seed: fake_vmlinux_v6) also gets
+ * its pool on the list, with a tag, its strings and a kmem_cache, so the
+ * v6 reader (tags, type from alloc, wake functions) runs on it.
  */
 #include <stdint.h>
 #include <string.h>
@@ -22,6 +24,9 @@
 #define SIZE 0x20000
 #define POOL 0x1000		/* a pool laid out by the loaded layout */
 #define ELEMS 0x9000		/* its reserve */
+#define TAG 0xa000		/* series v6: the pool's tag */
+#define STRS 0xb000		/* and its strings */
+#define CACHE 0xc000		/* and a kmem_cache */
 
 /* Store @v in field @f of the pool at @m, if the field fits the pool's bytes. */
 static void put(unsigned char *m, const struct kmp_layout *l, const struct kmp_field *f,
@@ -61,6 +66,54 @@ static void lay_pool(unsigned char *img, const struct kmp_layout *l, uint64_t fn
 	memset(img + ELEMS, 0x55, 16);
 }
 
+/* Store @v in field @f of a struct of @len bytes at @m, if the field fits them. */
+static void put_in(unsigned char *m, uint64_t len, const struct kmp_field *f, uint64_t v)
+{
+	if (!kmp_field_fits(f, len))
+		return;
+	for (uint64_t i = 0; i < f->size; i++)
+		m[f->off + i] = (unsigned char)(v >> (8 * i));
+}
+
+/*
+ * Series v6: the pool at POOL alone on the list at BASE, with a tag at
+ * TAG (a name with a space, a kind, a module), a kmem_cache at CACHE and
+ * @slab as its alloc function.
+ */
+static void lay_v6(unsigned char *img, const struct kmp_layout *l, uint64_t slab)
+{
+	unsigned char *p = img + POOL, *t = img + TAG;
+	const char *strs[] = { "fn", "a b.c", "name\\x", "kind", "mod", "sda" };
+
+	if (!l->v6 || l->pool_size > ELEMS - POOL || l->mtag_size > STRS - TAG ||
+	    !kmp_field_fits(&l->list_next, l->pool_size) ||
+	    !kmp_field_fits(&l->list_prev, l->pool_size))
+		return;
+	for (int i = 0; i < 6; i++)
+		snprintf((char *)img + STRS + i * 32, 32, "%s", strs[i]);
+	memset(t, 0, l->mtag_size);
+	put_in(t, l->mtag_size, &l->mtag_function, BASE + STRS);
+	put_in(t, l->mtag_size, &l->mtag_filename, BASE + STRS + 32);
+	put_in(t, l->mtag_size, &l->mtag_name, BASE + STRS + 64);
+	put_in(t, l->mtag_size, &l->mtag_kind, BASE + STRS + 96);
+	put_in(t, l->mtag_size, &l->mtag_modname, BASE + STRS + 128);
+	put_in(t, l->mtag_size, &l->mtag_lineno, 7);
+	memset(img + CACHE, 0, 256);
+	if (l->kc_object_size.ok && l->kc_object_size.off < 248)
+		put_in(img + CACHE, 256, &l->kc_object_size, 64);
+	put(p, l, &l->tag, BASE + TAG);
+	put(p, l, &l->instance, BASE + STRS + 160);
+	put(p, l, &l->alloc, slab);
+	put(p, l, &l->pool_data, BASE + CACHE);
+	put(p, l, &l->low_nr, 2);
+	put(p, l, &l->list_next, BASE);
+	put(p, l, &l->list_prev, BASE);
+	for (int i = 0; i < 8; i++) {
+		img[i] = (unsigned char)((BASE + POOL + l->list_next.off - l->lh_next.off) >> (8 * i));
+		img[8 + i] = img[i];
+	}
+}
+
 static void count(const struct kmp_found *f, void *arg)
 {
 	(void)f;
@@ -92,7 +145,10 @@ static void check_and_scan(struct kmp_vmlinux *v, struct kmp_layout *l, struct k
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct kmp_sym syms[] = { { .name = "mempool_exit" }, { .name = "linux_banner" } };
+	struct kmp_sym syms[] = { { .name = "mempool_exit" }, { .name = "linux_banner" },
+				  { .name = "mempool_alloc_slab" }, { .name = "mempool_kmalloc" },
+				  { .name = "mempool_alloc_pages" },
+				  { .name = "mempool_wake_function" } };
 	const struct kmp_limits lim = { 8, 8 };
 	struct kmp_pools pools = { 0 };
 	struct kmp_vmlinux v;
@@ -110,7 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		return 0;
 	}
-	kmp_vmlinux_symbols(&v, syms, 2);
+	kmp_vmlinux_symbols(&v, syms, 6);
 	if (syms[1].found)
 		(void)kmp_vmlinux_read(&v, syms[1].addr, banner, sizeof(banner));
 	if (kmp_layout_load(&v, syms[0].found ? syms[0].addr : 0, false, &l, &err)) {
@@ -123,7 +179,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < 8; i++)
 			m[i] = (unsigned char)((BASE + 0x100) >> (8 * i));
 		lay_pool(m, &l, syms[0].found ? syms[0].addr : 0);
+		lay_v6(m, &l, syms[2].addr);
 		pools.note = NULL;
+		pools.clock = (struct kmp_clock){ BASE, 8, 250,
+			{ syms[2].addr, syms[3].addr, syms[4].addr, syms[5].addr, 4096 } };
 		(void)kmp_read_pools(&mem, &l, BASE, &lim, &pools, &err);
 		kmp_pools_free(&pools);
 		check_and_scan(&v, &l, &mem, syms[0].found ? syms[0].addr : 0);

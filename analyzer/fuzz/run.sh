@@ -16,7 +16,7 @@ JOBS=${FUZZ_JOBS:-$(nproc)}
 [ "$JOBS" -ge 1 ] 2>/dev/null || JOBS=1
 export LSAN_OPTIONS="suppressions=$HERE/../tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-export KMP_FAKE_VMLINUX=$BIN/../fake_vmlinux
+export KMP_FAKE_VMLINUX=$BIN/../fake_vmlinux KMP_FAKE_VMLINUX_V6=$BIN/../fake_vmlinux_v6
 
 # one HARNESS: run it, write its test line(s) to BINDIR/HARNESS.result
 one() {

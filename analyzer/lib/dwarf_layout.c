@@ -16,7 +16,8 @@
 #include "layout_check.h"
 #include "vmlinux.h"
 
-enum { W_POOL, W_POOL7, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_SIGNAL, W_N };
+enum { W_POOL, W_POOL7, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_SIGNAL, W_MTAG,
+       W_CODETAG, W_KMEM_CACHE, W_N };
 
 static void load_enum(Dwarf_Die *e, struct kmp_layout *l)
 {
@@ -100,6 +101,51 @@ static bool threads_layout(struct kmp_wanted *w, struct kmp_layout *l)
 		}							\
 	} while (0)
 
+/*
+ * Series v6 (Linux 7.2), told by layout: the pool points to a struct
+ * mempool_tag, which holds a struct codetag.  Everything its
+ * mempool_seq_show() prints must be there; type and element size are
+ * derived from alloc (kmem_cache.object_size, when this unit has it, or
+ * the session's slab layout).
+ */
+static bool v6_layout(struct kmp_vmlinux *v, struct kmp_wanted *w, struct kmp_layout *l,
+		      struct kmp_err *err)
+{
+	if (!w[W_MTAG].found || !w[W_CODETAG].found || !l->mtag_size || !l->ct_size) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct %s has a member 'tag' but the debug info "
+			   "lacks struct mempool_tag or struct codetag", v->path, l->pool_struct);
+		return false;
+	}
+	NEED(w[W_POOL].die, list, "list");
+	NEED(w[W_POOL].die, low_nr, "low_nr");
+	NEED(w[W_POOL].die, nr_reserve, "nr_reserve");
+	NEED(w[W_POOL].die, nr_wait, "nr_wait");
+	NEED(w[W_POOL].die, nr_fail, "nr_fail");
+	NEED(w[W_POOL].die, nr_empty, "nr_empty");
+	NEED(w[W_POOL].die, instance, "instance");
+	NEED(w[W_MTAG].die, mtag_ct, "ct");
+	NEED(w[W_MTAG].die, mtag_name, "name");
+	NEED(w[W_MTAG].die, mtag_kind, "kind");
+	NEED(w[W_CODETAG].die, ct_modname, "modname");
+	NEED(w[W_CODETAG].die, ct_function, "function");
+	NEED(w[W_CODETAG].die, ct_filename, "filename");
+	NEED(w[W_CODETAG].die, ct_lineno, "lineno");
+	if (!w[W_WAITER].found || !l->waiter_size || !l->waiter_entry.ok || !l->waiter_since.ok) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of series v6's mm/mempool.c "
+			   "lacks struct mempool_waiter (entry, since)", v->path);
+		return false;
+	}
+	if (!l->wqe_func.ok) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info lacks wait_queue_entry.func, "
+			   "which tells series v6's waiters", v->path);
+		return false;
+	}
+	/* v5's members that v6 derives: never read. */
+	l->name.ok = l->owner.ok = l->elem_size.ok = l->type.ok = false;
+	l->series = l->v6 = l->v12 = true;
+	return true;
+}
+
 /* The series' members: all of them, or none (a stock kernel); formats 1.1 and 1.2 in whole. */
 static bool series_layout(struct kmp_vmlinux *v, struct kmp_wanted *w, struct kmp_layout *l,
 			  struct kmp_err *err)
@@ -110,6 +156,13 @@ static bool series_layout(struct kmp_vmlinux *v, struct kmp_wanted *w, struct km
 					     &l->waiter_entry, &l->waiter_since };
 	struct kmp_field *const v12[] = { &l->instance, &l->waiter_entry, &l->waiter_since };
 
+	struct kmp_field *const v6only[] = { &l->tag, &l->mtag_ct, &l->mtag_name, &l->mtag_kind,
+					     &l->ct_modname, &l->ct_function, &l->ct_filename,
+					     &l->ct_lineno, &l->kc_object_size };
+
+	if (l->list.ok && l->tag.ok)
+		return v6_layout(v, w, l, err);
+	drop(v6only, sizeof(v6only) / sizeof(v6only[0]));
 	l->series = l->list.ok;
 	if (!l->series) {
 		drop(series, sizeof(series) / sizeof(series[0]));
@@ -146,12 +199,16 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		[W_ENUM] = { "mempool_type", DW_TAG_enumeration_type },
 		[W_WAITER] = { "mempool_waiter", DW_TAG_structure_type },
 		[W_SIGNAL] = { "signal_struct", DW_TAG_structure_type },
+		[W_MTAG] = { "mempool_tag", DW_TAG_structure_type },
+		[W_CODETAG] = { "codetag", DW_TAG_structure_type },
+		[W_KMEM_CACHE] = { "kmem_cache", DW_TAG_structure_type },
 	};
 	/* The table's structs, by where kmp_dwarf_scan() finds them. */
 	static const int die_of[KMP_ST_N] = {
 		[KMP_ST_POOL] = W_POOL, [KMP_ST_LIST_HEAD] = W_LIST, [KMP_ST_WQ_HEAD] = W_WQH,
 		[KMP_ST_WQ_ENTRY] = W_WQE, [KMP_ST_TASK] = W_TASK, [KMP_ST_SIGNAL] = W_SIGNAL,
-		[KMP_ST_WAITER] = W_WAITER,
+		[KMP_ST_WAITER] = W_WAITER, [KMP_ST_MTAG] = W_MTAG, [KMP_ST_CODETAG] = W_CODETAG,
+		[KMP_ST_KMEM_CACHE] = W_KMEM_CACHE,
 	};
 	Dwarf_Die cu;
 
@@ -195,7 +252,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	NEED(w[W_LIST].die, lh_next, "next");
 	NEED(w[W_LIST].die, lh_prev, "prev");
 	NEED(w[W_WQH].die, wqh_head, "head");
-	if (l->series && !w[W_ENUM].found) {
+	if (l->series && !l->v6 && !w[W_ENUM].found) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of %s lacks enum mempool_type", v->path,
 			   l->cu_name ? l->cu_name : "mm/mempool.c");
 		return false;

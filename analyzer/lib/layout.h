@@ -45,6 +45,24 @@ struct kmp_layout {
 	struct kmp_field instance, waiter_entry, waiter_since;
 	uint64_t waiter_size;
 	/*
+	 * Series v6 (Linux 7.2): the pool names no strings of its own but
+	 * points to a struct mempool_tag (a struct codetag of the code that
+	 * set it up, a name and a kind); type and element size are derived
+	 * from alloc and pool_data, not stored.  Told by layout: the pool has
+	 * tag and both structs are in the debug info.  v6 implies v12's
+	 * members (instance, struct mempool_waiter) and the 1.1 counters.
+	 */
+	bool v6;
+	struct kmp_field tag;
+	uint64_t mtag_size, ct_size;
+	struct kmp_field mtag_ct, mtag_name, mtag_kind;		/* struct mempool_tag */
+	struct kmp_field ct_modname, ct_function, ct_filename, ct_lineno;	/* struct codetag */
+	/* mempool_tag.ct.modname ... .lineno, in struct mempool_tag (kmp_layout_compose()) */
+	struct kmp_field mtag_modname, mtag_function, mtag_filename, mtag_lineno;
+	/* struct kmem_cache's object_size (v6: a slab pool's element size), 0 size: unknown */
+	uint64_t kc_size;
+	struct kmp_field kc_object_size;
+	/*
 	 * Members of members, in the outer struct (kmp_layout_compose()):
 	 * mempool_s.list.next and .prev, the first byte of mempool_s.lock
 	 * (qspinlock's locked byte), mempool_s.wait.head.

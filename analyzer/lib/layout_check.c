@@ -36,6 +36,8 @@ static const struct kmp_member_spec pool[] = {
 	{ "nr_fail", NULL, F(nr_fail), KMP_WANT_INT, "mempool_s.nr_fail" },
 	{ "nr_empty", NULL, F(nr_empty), KMP_WANT_INT, "mempool_s.nr_empty" },
 	{ "instance", NULL, F(instance), KMP_WANT_PTR, "mempool_s.instance" },
+	/* series v6: the tag of the code that set the pool up */
+	{ "tag", NULL, F(tag), KMP_WANT_PTR, "mempool.tag" },
 	/* members of members (kmp_layout_compose()) */
 	{ NULL, NULL, F(list_next), KMP_WANT_PTR, "mempool_s.list.next" },
 	{ NULL, NULL, F(list_prev), KMP_WANT_PTR, "mempool_s.list.prev" },
@@ -82,6 +84,29 @@ static const struct kmp_member_spec waiter[] = {
 	{ "since", NULL, F(waiter_since), KMP_WANT_INT, "mempool_waiter.since" },
 };
 
+/* Series v6: struct mempool_tag and the struct codetag in it. */
+static const struct kmp_member_spec mtag[] = {
+	{ "ct", NULL, F(mtag_ct), KMP_WANT_ANY, "mempool_tag.ct" },
+	{ "name", NULL, F(mtag_name), KMP_WANT_PTR, "mempool_tag.name" },
+	{ "kind", NULL, F(mtag_kind), KMP_WANT_PTR, "mempool_tag.kind" },
+	{ NULL, NULL, F(mtag_modname), KMP_WANT_PTR, "mempool_tag.ct.modname" },
+	{ NULL, NULL, F(mtag_function), KMP_WANT_PTR, "mempool_tag.ct.function" },
+	{ NULL, NULL, F(mtag_filename), KMP_WANT_PTR, "mempool_tag.ct.filename" },
+	{ NULL, NULL, F(mtag_lineno), KMP_WANT_INT, "mempool_tag.ct.lineno" },
+};
+
+static const struct kmp_member_spec codetag[] = {
+	{ "modname", NULL, F(ct_modname), KMP_WANT_PTR, "codetag.modname" },
+	{ "function", NULL, F(ct_function), KMP_WANT_PTR, "codetag.function" },
+	{ "filename", NULL, F(ct_filename), KMP_WANT_PTR, "codetag.filename" },
+	{ "lineno", NULL, F(ct_lineno), KMP_WANT_INT, "codetag.lineno" },
+};
+
+/* Series v6: a slab pool's element size is its cache's object_size. */
+static const struct kmp_member_spec kmem_cache[] = {
+	{ "object_size", NULL, F(kc_object_size), KMP_WANT_INT, "kmem_cache.object_size" },
+};
+
 const struct kmp_struct_spec kmp_layout_table[KMP_ST_N] = {
 	[KMP_ST_POOL] = { "mempool_s", F(pool_size), pool, N(pool) },
 	[KMP_ST_LIST_HEAD] = { "list_head", F(lh_size), list_head, N(list_head) },
@@ -90,6 +115,9 @@ const struct kmp_struct_spec kmp_layout_table[KMP_ST_N] = {
 	[KMP_ST_TASK] = { "task_struct", F(task_size), task, N(task) },
 	[KMP_ST_SIGNAL] = { "signal_struct", F(signal_size), signal, N(signal) },
 	[KMP_ST_WAITER] = { "mempool_waiter", F(waiter_size), waiter, N(waiter) },
+	[KMP_ST_MTAG] = { "mempool_tag", F(mtag_size), mtag, N(mtag) },
+	[KMP_ST_CODETAG] = { "codetag", F(ct_size), codetag, N(codetag) },
+	[KMP_ST_KMEM_CACHE] = { "kmem_cache", F(kc_size), kmem_cache, N(kmem_cache) },
 };
 
 /* @outer's member @inner, in @outer's struct; an offset that would wrap stays unusable. */
@@ -120,6 +148,10 @@ void kmp_layout_compose(struct kmp_layout *l)
 	compose(&l->wait_head, &l->wait, &l->wqh_head);
 	compose(&l->wqe_next, &l->wqe_entry, &l->lh_next);
 	compose(&l->wqe_prev, &l->wqe_entry, &l->lh_prev);
+	compose(&l->mtag_modname, &l->mtag_ct, &l->ct_modname);
+	compose(&l->mtag_function, &l->mtag_ct, &l->ct_function);
+	compose(&l->mtag_filename, &l->mtag_ct, &l->ct_filename);
+	compose(&l->mtag_lineno, &l->mtag_ct, &l->ct_lineno);
 	l->lock_byte.ok = l->lock.ok;
 	l->lock_byte.off = l->lock.off;
 	l->lock_byte.size = 1;

@@ -23,7 +23,10 @@ enum kmp_struct_id {
 	KMP_ST_WQ_ENTRY,	/* struct wait_queue_entry */
 	KMP_ST_TASK,		/* struct task_struct */
 	KMP_ST_SIGNAL,		/* struct signal_struct */
-	KMP_ST_WAITER,		/* struct mempool_waiter (the series, format 1.2) */
+	KMP_ST_WAITER,		/* struct mempool_waiter (the series, format 1.2 and v6) */
+	KMP_ST_MTAG,		/* struct mempool_tag (series v6) */
+	KMP_ST_CODETAG,		/* struct codetag (series v6) */
+	KMP_ST_KMEM_CACHE,	/* struct kmem_cache (series v6: object_size) */
 	KMP_ST_N
 };
 

@@ -10,6 +10,7 @@
 #include "field.h"
 #include "namerule.h"
 #include "pools.h"
+#include "tagname.h"
 #include "walk.h"
 
 /* A pool's wait queue: how many wait, and (format 1.2, @ages) the longest wait. */
@@ -18,6 +19,8 @@ struct queue_arg {
 	const struct kmp_layout *l;
 	bool ages;
 	uint64_t now, hz;
+	uint64_t wake;		/* series v6: count only entries with this wake function */
+	bool only_wake;
 	uint64_t n, oldest;
 };
 
@@ -73,6 +76,19 @@ static bool queue_visit(uint64_t node, void *arg, struct kmp_err *err)
 	struct queue_arg *q = arg;
 	uint64_t s;
 
+	/* Series v6: a mempool_alloc() waiter is told by its wake function; skip others. */
+	if (q->only_wake) {
+		uint64_t wqe = node - q->l->wqe_entry.off, func;
+		struct kmp_err why;
+
+		if (!kmp_read_uint(q->mem, wqe + q->l->wqe_func.off, q->l->wqe_func.size, &func,
+				   &why)) {
+			kmp_wraperr(err, &why, "wait queue entry 0x%" PRIx64 ": %s", wqe, why.msg);
+			return false;
+		}
+		if (func != q->wake)
+			return true;
+	}
 	q->n++;
 	if (!q->ages)
 		return true;
@@ -154,58 +170,6 @@ static void flush_notes(struct pools_arg *a)
 	a->nkept = a->dropped = 0;
 }
 
-enum { STR_OK, STR_TOO_LONG, STR_FAULT, STR_NOMEM };
-
-/*
- * Read the NUL-terminated string at @addr, of any length below @max, into
- * a malloc'ed buffer (*@out, with its length in *@len).  Reads in chunks
- * that end at 64-byte boundaries, so a short string just before an
- * unreadable page is read.  STR_FAULT: @err says which address failed.
- */
-static int read_long_string(struct kmp_mem *mem, uint64_t addr, size_t max, char **out,
-			    size_t *len, struct kmp_err *err)
-{
-	size_t done = 0, cap = 0;
-	char *buf = NULL;
-
-	*out = NULL;
-	while (done < max) {
-		size_t chunk = 64 - ((addr + done) & 63);
-		char *nul;
-
-		if (chunk > max - done)
-			chunk = max - done;
-		if (done + chunk > cap) {
-			size_t ncap = cap ? cap * 2 : 128;
-			char *nbuf;
-
-			while (ncap < done + chunk)
-				ncap *= 2;
-			nbuf = realloc(buf, ncap);
-			if (!nbuf) {
-				free(buf);
-				kmp_seterr(err, KMP_ERR_NOMEM, "out of memory reading a string of %zu bytes", done);
-				return STR_NOMEM;
-			}
-			buf = nbuf;
-			cap = ncap;
-		}
-		if (!kmp_read(mem, addr + done, buf + done, chunk, err)) {
-			free(buf);
-			return STR_FAULT;
-		}
-		nul = memchr(buf + done, '\0', chunk);
-		if (nul) {
-			*len = (size_t)(nul - buf);
-			*out = buf;
-			return STR_OK;
-		}
-		done += chunk;
-	}
-	free(buf);
-	return STR_TOO_LONG;
-}
-
 /*
  * Read the string of @what ("name", "owner") of the pool at @addr into
  * *@s.  Returns 1 if it is a valid name, 0 if it breaks the kernel's rule
@@ -217,10 +181,10 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 	struct kmp_err rerr;
 	size_t len = 0;
 
-	switch (read_long_string(a->mem, ptr, max, s, &len, &rerr)) {
-	case STR_OK:
+	switch (kmp_read_long_string(a->mem, ptr, max, s, &len, &rerr)) {
+	case KMP_STR_OK:
 		break;
-	case STR_TOO_LONG:
+	case KMP_STR_TOO_LONG:
 		snprintf(why, whylen, "has no NUL within %zu bytes", max);
 		return 0;
 	default:
@@ -243,9 +207,12 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err)
 {
 	const struct kmp_layout *l = a->l;
-	const struct kmp_field *const same[] = { &l->list_next, &l->list_prev, &l->name, &l->owner,
-						 &l->instance };
-	size_t len = l->pool_size, nsame = l->v12 ? 5 : 4;
+	const struct kmp_field *const same5[] = { &l->list_next, &l->list_prev, &l->name, &l->owner,
+						  &l->instance };
+	const struct kmp_field *const same6[] = { &l->list_next, &l->list_prev, &l->tag,
+						  &l->instance };
+	const struct kmp_field *const *same = l->v6 ? same6 : same5;
+	size_t len = l->pool_size, nsame = l->v6 ? 4 : l->v12 ? 5 : 4;
 	uint64_t prev = 0, next = 0, prev_next, was, now;
 	struct kmp_err why;
 
@@ -344,6 +311,7 @@ static bool check_counters(struct pools_arg *a, uint64_t addr, struct kmp_pool *
 struct record {
 	uint64_t name, owner, instance, elem_size, nr_reserve, nr_wait, nr_fail, nr_empty;
 	int64_t type;
+	uint64_t tag, alloc, pool_data;		/* series v6 */
 };
 
 static bool pool_record(const struct kmp_layout *l, const unsigned char *buf, struct record *r,
@@ -352,6 +320,15 @@ static bool pool_record(const struct kmp_layout *l, const unsigned char *buf, st
 	size_t len = l->pool_size;
 
 	memset(r, 0, sizeof(*r));
+	if (l->v6)
+		return kmp_field_get(buf, len, &l->tag, &r->tag, err) &&
+		       kmp_field_get(buf, len, &l->instance, &r->instance, err) &&
+		       kmp_field_get(buf, len, &l->alloc, &r->alloc, err) &&
+		       kmp_field_get(buf, len, &l->pool_data, &r->pool_data, err) &&
+		       kmp_field_get(buf, len, &l->nr_reserve, &r->nr_reserve, err) &&
+		       kmp_field_get(buf, len, &l->nr_wait, &r->nr_wait, err) &&
+		       kmp_field_get(buf, len, &l->nr_fail, &r->nr_fail, err) &&
+		       kmp_field_get(buf, len, &l->nr_empty, &r->nr_empty, err);
 	return kmp_field_get(buf, len, &l->name, &r->name, err) &&
 	       kmp_field_get(buf, len, &l->owner, &r->owner, err) &&
 	       (!l->v12 || kmp_field_get(buf, len, &l->instance, &r->instance, err)) &&
@@ -375,8 +352,14 @@ static bool record_fits(const struct kmp_layout *l, struct kmp_err *err)
 					       &l->curr_nr, &l->low_nr, &l->list_next,
 					       &l->list_prev, &l->instance, &l->nr_fail,
 					       &l->nr_empty };
+	const struct kmp_field *const fs6[] = { &l->tag, &l->instance, &l->alloc, &l->pool_data,
+						&l->nr_reserve, &l->nr_wait, &l->nr_fail,
+						&l->nr_empty, &l->min_nr, &l->curr_nr, &l->low_nr,
+						&l->list_next, &l->list_prev };
 	size_t n = sizeof(fs) / sizeof(fs[0]) - 3;
 
+	if (l->v6)
+		return kmp_fields_fit(fs6, sizeof(fs6) / sizeof(fs6[0]), l->pool_size, err);
 	if (l->v12)
 		n++;
 	if (!kmp_fields_fit(fs, n, l->pool_size, err))
@@ -384,13 +367,152 @@ static bool record_fits(const struct kmp_layout *l, struct kmp_err *err)
 	return !l->nr_fail.ok || !l->nr_empty.ok || kmp_fields_fit(fs + 12, 2, l->pool_size, err);
 }
 
+/* A pool that breaks a rule, left out with one note; on live memory, if it is still there. */
+static bool left_out(struct pools_arg *a, uint64_t addr, const char *why, struct kmp_err *err)
+{
+	if (a->mem->live && !still_listed(a, addr, err))
+		return false;
+	note(a, "mempool at 0x%" PRIx64 " left out as corrupt: %s", addr, why);
+	a->st->skipped++;
+	return true;
+}
+
+/* Series 5's strings (name, owner, instance): 1, 0 (left out, noted) or -1 (@err). */
+static int v5_strings(struct pools_arg *a, uint64_t addr, const struct record *r,
+		      struct kmp_pool *p, struct kmp_err *err)
+{
+	char *owner_s = NULL, why[128];
+	int ok;
+
+	if (!r->name)
+		return bad_string(a, addr, "name", r->name, "is a NULL pointer", err) ? 0 : -1;
+	ok = pool_string(a, addr, "name", r->name, KMP_NAME_MAX, &p->name, why, sizeof(why), err);
+	if (ok <= 0)
+		return ok == 0 && bad_string(a, addr, "name", r->name, why, err) ? 0 : -1;
+	if (!r->owner) {
+		snprintf(p->owner, sizeof(p->owner), "-");
+	} else {
+		ok = pool_string(a, addr, "owner", r->owner, KMP_OWNER_MAX, &owner_s, why,
+				 sizeof(why), err);
+		if (ok <= 0)
+			return ok == 0 && bad_string(a, addr, "owner", r->owner, why, err) ? 0 : -1;
+		snprintf(p->owner, sizeof(p->owner), "%s", owner_s);
+		free(owner_s);
+	}
+	if (r->instance) {
+		ok = pool_string(a, addr, "instance", r->instance, KMP_NAME_MAX, &p->instance, why,
+				 sizeof(why), err);
+		if (ok <= 0)
+			return ok == 0 && bad_string(a, addr, "instance", r->instance, why, err) ?
+			       0 : -1;
+	} else if (!(p->instance = strdup("-"))) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Series v6's strings, from the pool's tag and its instance, escaped as
+ * mempool_seq_show() prints them: 1, 0 (left out, noted) or -1 (@err).
+ */
+static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r,
+		      struct kmp_pool *p, struct kmp_err *err)
+{
+	struct kmp_tagnames t;
+	char why[256], *inst = NULL;
+	struct kmp_err rerr;
+	size_t len;
+	int ok;
+
+	if (!r->tag)
+		return left_out(a, addr, "it has no tag (NULL pointer)", err) ? 0 : -1;
+	ok = kmp_tag_read(a->mem, a->l, r->tag, &t, why, sizeof(why), err);
+	if (ok <= 0)
+		return ok == 0 && left_out(a, addr, why, err) ? 0 : -1;
+	if (r->instance) {
+		switch (kmp_read_long_string(a->mem, r->instance, KMP_NAME_MAX, &inst, &len, &rerr)) {
+		case KMP_STR_OK:
+			break;
+		case KMP_STR_TOO_LONG:
+			kmp_tagnames_free(&t);
+			snprintf(why, sizeof(why), "its instance at 0x%" PRIx64 " has no NUL within %d "
+				 "bytes", r->instance, KMP_NAME_MAX);
+			return left_out(a, addr, why, err) ? 0 : -1;
+		default:
+			kmp_tagnames_free(&t);
+			kmp_wraperr(err, &rerr, "instance of mempool at 0x%" PRIx64 ": %s", addr,
+				    rerr.msg);
+			return -1;
+		}
+	}
+	p->instance = kmp_escape_word(inst ? inst : "-");
+	free(inst);
+	snprintf(p->owner, sizeof(p->owner), "%s", t.owner);
+	p->name = t.name;
+	p->site = t.site;
+	p->function = t.function;
+	p->file = t.file;
+	p->kind = t.kind;
+	p->line = t.line;
+	free(t.owner);
+	p->v6 = true;
+	if (!p->instance) {
+		kmp_pool_free_strings(p);
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Series v6: type and element size from the alloc function, as
+ * mempool_type() derives them: 1, 0 (left out, noted) or -1 (@err).
+ */
+static int v6_type(struct pools_arg *a, uint64_t addr, const struct record *r,
+		   struct kmp_pool *p, struct kmp_err *err)
+{
+	const struct kmp_v6fns *f = &a->st->clock.v6;
+	const struct kmp_field *os = &a->l->kc_object_size;
+	struct kmp_err why;
+	char msg[128];
+
+	p->type = "private";
+	p->elem_size = 0;
+	if (r->alloc && r->alloc == f->alloc_slab) {
+		p->type = "slab";
+		if (!os->ok) {
+			kmp_seterr(err, KMP_ERR_FORMAT, "the debug info lacks kmem_cache.object_size: "
+				   "the element size of a slab pool cannot be told");
+			return -1;
+		}
+		if (!kmp_read_uint(a->mem, r->pool_data + os->off, os->size, &p->elem_size, &why)) {
+			kmp_wraperr(err, &why, "kmem_cache at 0x%" PRIx64 " of mempool at 0x%" PRIx64
+				    ": %s", r->pool_data, addr, why.msg);
+			return -1;
+		}
+	} else if (r->alloc && r->alloc == f->kmalloc) {
+		p->type = "kmalloc";
+		p->elem_size = r->pool_data;
+	} else if (r->alloc && r->alloc == f->alloc_pages) {
+		p->type = "page";
+		/* PAGE_SIZE << order: an order no shift can take is not a kernel's. */
+		if (r->pool_data > 63) {
+			snprintf(msg, sizeof(msg), "its page order %" PRId64 " is out of range",
+				 (int64_t)r->pool_data);
+			return left_out(a, addr, msg, err) ? 0 : -1;
+		}
+		p->elem_size = (f->page_size ? f->page_size : 4096) << r->pool_data;
+	}
+	return 1;
+}
+
 static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct pools_arg *a = arg;
 	const struct kmp_layout *l = a->l;
-	uint64_t addr = node - l->list.off, name, owner, instance;
+	uint64_t addr = node - l->list.off;
 	struct kmp_pool p = { .addr = addr };
-	char *owner_s = NULL, why[128];
 	struct queue_arg q = { 0 };
 	struct kmp_err rerr;
 	struct record r;
@@ -403,53 +525,29 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	}
 	if (!pool_record(l, a->buf, &r, err))
 		return false;
-	name = r.name;
-	owner = r.owner;
-	instance = r.instance;
-	if (!name)
-		return bad_string(a, addr, "name", name, "is a NULL pointer", err);
-	ok = pool_string(a, addr, "name", name, KMP_NAME_MAX, &p.name, why, sizeof(why), err);
-	if (ok <= 0)
-		return ok == 0 && bad_string(a, addr, "name", name, why, err);
-	if (!owner) {
-		snprintf(p.owner, sizeof(p.owner), "-");
-	} else {
-		ok = pool_string(a, addr, "owner", owner, KMP_OWNER_MAX, &owner_s, why,
-				 sizeof(why), err);
-		if (ok <= 0) {
-			free(p.name);
-			return ok == 0 && bad_string(a, addr, "owner", owner, why, err);
-		}
-		snprintf(p.owner, sizeof(p.owner), "%s", owner_s);
-		free(owner_s);
+	ok = l->v6 ? v6_strings(a, addr, &r, &p, err) : v5_strings(a, addr, &r, &p, err);
+	if (ok <= 0) {
+		kmp_pool_free_strings(&p);
+		return ok == 0;
 	}
 	p.v12 = l->v12;
-	if (instance) {
-		ok = pool_string(a, addr, "instance", instance, KMP_NAME_MAX, &p.instance, why,
-				 sizeof(why), err);
-		if (ok <= 0) {
-			free(p.name);
-			return ok == 0 && bad_string(a, addr, "instance", instance, why, err);
-		}
-	} else {
-		p.instance = strdup("-");
-		if (!p.instance) {
-			free(p.name);
-			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-			return false;
-		}
-	}
 	if (a->mem->live && !still_listed(a, addr, err)) {
-		free(p.name);
-		free(p.instance);
+		kmp_pool_free_strings(&p);
 		return false;
 	}
-	p.type = kmp_type_name(l, r.type);
-	p.elem_size = r.elem_size;
+	if (l->v6) {
+		ok = v6_type(a, addr, &r, &p, err);
+		if (ok <= 0) {
+			kmp_pool_free_strings(&p);
+			return ok == 0;
+		}
+	} else {
+		p.type = kmp_type_name(l, r.type);
+		p.elem_size = r.elem_size;
+	}
 	if (!read_counters(l, a->buf, &p, err) || !check_counters(a, addr, &p, &bad, err) ||
 	    bad) {
-		free(p.name);
-		free(p.instance);
+		kmp_pool_free_strings(&p);
 		return bad;
 	}
 	p.nr_reserve = r.nr_reserve;
@@ -461,6 +559,8 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	q.ages = p.v12 && a->have_now && a->st->clock.hz;
 	q.now = a->now;
 	q.hz = a->st->clock.hz;
+	q.only_wake = l->v6;
+	q.wake = a->st->clock.v6.wake;
 	/* A live queue changes as tasks come and go: count it again before giving up. */
 	for (int i = a->mem->live ? 3 : 1; i > 0; i--) {
 		p.waiting_unknown = !wait_queue_scan(a->mem, l, addr, a->lim->max_waiters, &q,
@@ -472,8 +572,7 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	}
 	/* Live: a queue that cannot be walked may be a pool that was just moved or freed. */
 	if (p.waiting_unknown && a->mem->live && !still_listed(a, addr, err)) {
-		free(p.name);
-		free(p.instance);
+		kmp_pool_free_strings(&p);
 		return false;
 	}
 	if (p.waiting_unknown) {
@@ -486,13 +585,12 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	} else if (p.v12 && p.waiting && !q.ages) {
 		note(a, "how long the tasks on mempool %s at 0x%" PRIx64 " have waited is unknown "
 		     "(printed as ?): %s", p.name, addr,
-		     a->have_now ? "HZ unknown (no tick_nsec)" : "jiffies unreadable");
+		     a->have_now ? "HZ unknown (neither tick_nsec nor jiffies_64's initial value tells it)" : "jiffies unreadable");
 		a->st->uncounted++;
 		p.oldest_unknown = true;
 	}
 	sent = a->sink->pool(&p, a->sink->arg, err);
-	free(p.name);
-	free(p.instance);
+	kmp_pool_free_strings(&p);
 	return sent;
 }
 
@@ -624,6 +722,38 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	return ok;
 }
 
+void kmp_pool_free_strings(struct kmp_pool *p)
+{
+	free(p->name);
+	free(p->instance);
+	free(p->site);
+	free(p->function);
+	free(p->file);
+	free(p->kind);
+	p->name = p->instance = p->site = p->function = p->file = p->kind = NULL;
+}
+
+/* A copy of @s, or NULL for NULL; false when out of memory. */
+static bool dup_or_null(char **out, const char *s)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out;
+}
+
+bool kmp_pool_dup_strings(struct kmp_pool *q, const struct kmp_pool *p)
+{
+	bool ok = dup_or_null(&q->name, p->name);
+
+	ok = dup_or_null(&q->instance, p->instance) && ok;
+	ok = dup_or_null(&q->site, p->site) && ok;
+	ok = dup_or_null(&q->function, p->function) && ok;
+	ok = dup_or_null(&q->file, p->file) && ok;
+	ok = dup_or_null(&q->kind, p->kind) && ok;
+	if (!ok)
+		kmp_pool_free_strings(q);
+	return ok;
+}
+
 static bool collect(const struct kmp_pool *p, void *arg, struct kmp_err *err)
 {
 	struct kmp_pools *out = arg;
@@ -642,11 +772,7 @@ static bool collect(const struct kmp_pool *p, void *arg, struct kmp_err *err)
 	}
 	q = &out->v[out->n];
 	*q = *p;
-	q->name = strdup(p->name);
-	q->instance = p->instance ? strdup(p->instance) : NULL;
-	if (!q->name || (p->instance && !q->instance)) {
-		free(q->name);
-		free(q->instance);
+	if (!kmp_pool_dup_strings(q, p)) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory after %zu pools", out->n);
 		return false;
 	}
@@ -659,10 +785,8 @@ static bool collect_restart(void *arg, struct kmp_err *err)
 	struct kmp_pools *out = arg;
 
 	(void)err;
-	for (size_t i = 0; i < out->n; i++) {
-		free(out->v[i].name);
-		free(out->v[i].instance);
-	}
+	for (size_t i = 0; i < out->n; i++)
+		kmp_pool_free_strings(&out->v[i]);
 	out->n = 0;
 	return true;
 }
@@ -678,10 +802,8 @@ bool kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 
 void kmp_pools_free(struct kmp_pools *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].name);
-		free(p->v[i].instance);
-	}
+	for (size_t i = 0; i < p->n; i++)
+		kmp_pool_free_strings(&p->v[i]);
 	free(p->v);
 	p->v = NULL;
 	p->n = p->cap = 0;
@@ -694,6 +816,7 @@ struct waiters_arg {
 	void *arg;
 	bool ages;
 	uint64_t now, hz;
+	uint64_t wake;		/* series v6: only entries with this wake function */
 };
 
 static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
@@ -703,7 +826,16 @@ static bool waiter_visit(uint64_t node, void *arg, struct kmp_err *err)
 	uint64_t wqe = node - l->wqe_entry.off;
 	struct kmp_waiter w = { 0 };
 	struct kmp_err why;
+	uint64_t func;
 
+	if (l->v6) {
+		if (!kmp_read_uint(a->mem, wqe + l->wqe_func.off, l->wqe_func.size, &func, &why)) {
+			kmp_wraperr(err, &why, "wait queue entry 0x%" PRIx64 ": %s", wqe, why.msg);
+			return false;
+		}
+		if (func != a->wake)
+			return true;	/* not a mempool_alloc() waiter */
+	}
 	if (!kmp_read_uint(a->mem, wqe + l->wqe_private.off, l->wqe_private.size,
 			   &w.task, &why)) {
 		kmp_wraperr(err, &why, "wait queue entry 0x%" PRIx64 ": %s", wqe, why.msg);
@@ -733,7 +865,7 @@ bool kmp_read_waiters(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t 
 		      const struct kmp_limits *lim, const struct kmp_clock *clock,
 		      kmp_waiter_fn fn, void *arg, struct kmp_err *err)
 {
-	struct waiters_arg a = { mem, l, fn, arg, false, 0, 0 };
+	struct waiters_arg a = { mem, l, fn, arg, false, 0, 0, clock ? clock->v6.wake : 0 };
 	struct kmp_err why;
 	uint64_t last;
 

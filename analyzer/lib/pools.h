@@ -19,13 +19,37 @@ struct kmp_pool {
 	uint64_t nr_reserve, nr_wait;
 	uint64_t waiting;
 	bool waiting_unknown;	/* the wait queue could not be counted: print "?" */
-	char owner[KMP_OWNER_MAX];
+	char owner[KMP_OWNER_MAX * 4];	/* v6: escaped, a byte may take 4 */
 	bool v11;		/* the kernel has format 1.1's counters: */
 	uint64_t nr_fail, nr_empty;
 	bool v12;		/* the kernel has format 1.2's columns: */
 	uint64_t oldest_wait;	/* seconds the first waiter has waited, 0: none */
 	bool oldest_unknown;	/* could not be told: print "?" */
 	char *instance;		/* malloc'ed; "-" when the pool has none */
+	/*
+	 * Series v6 (v11 and v12 set too): name, owner and instance are
+	 * escaped as /proc/mempool prints them; the row ends with the site.
+	 */
+	bool v6;
+	char *site;		/* malloc'ed: escaped "file:line" */
+	char *function, *file;	/* malloc'ed, raw (JSON) */
+	char *kind;		/* malloc'ed, raw; NULL if none */
+	uint64_t line;
+};
+
+/* Copy @p's strings into @q (a copy of @p's other members); false: out of memory. */
+bool kmp_pool_dup_strings(struct kmp_pool *q, const struct kmp_pool *p);
+/* Free @p's malloc'ed strings. */
+void kmp_pool_free_strings(struct kmp_pool *p);
+
+/*
+ * Series v6: the runtime addresses that tell a pool's type (its alloc
+ * function) and a mempool_alloc() waiter on its queue (its wake function),
+ * and the page size of a page pool's elements; zero: not known.
+ */
+struct kmp_v6fns {
+	uint64_t alloc_slab, kmalloc, alloc_pages, wake;
+	uint64_t page_size;
 };
 
 /*
@@ -36,6 +60,7 @@ struct kmp_pool {
 struct kmp_clock {
 	uint64_t jiffies_addr, jiffies_size;
 	uint64_t hz;
+	struct kmp_v6fns v6;	/* series v6 (it rides with the clock to every reader) */
 };
 
 /*

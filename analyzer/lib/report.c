@@ -4,7 +4,9 @@
  * (mm/mempool.c, mempool_seq_show()); this file reproduces versions 1.0,
  * 1.1 (which appended the columns failed and emptied) and 1.2 (which
  * appended oldest_wait and instance) byte for byte, each kernel in its own
- * version.
+ * version; and series v6's (Linux 7.2) format 1.0, whose header the
+ * kernel keeps in memory (mempool_format_version, mempool_format_columns)
+ * and whose rows mempool_seq_show() prints from a pool's tag.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -21,8 +23,35 @@ const char *kmp_formats_known(void)
 	return "1.0, 1.1, 1.2";
 }
 
+/* Series v6's version and column lines that this kmempool prints. */
+static const struct {
+	const char *version, *columns;
+} v6_formats[] = {
+	{ "1.0", "# name                         type    elem_size min_nr curr_nr low_nr from_reserve    waits waiting   failed  emptied oldest_wait owner instance site" },
+};
+
+bool kmp_format_known_v6(const char *version, const char *columns)
+{
+	for (size_t i = 0; i < sizeof(v6_formats) / sizeof(v6_formats[0]); i++)
+		if (!strcmp(version, v6_formats[i].version) && !strcmp(columns, v6_formats[i].columns))
+			return true;
+	return false;
+}
+
+bool kmp_format_check_v6(const char *version, const char *columns, struct kmp_err *err)
+{
+	if (kmp_format_known_v6(version, columns))
+		return true;
+	kmp_seterr(err, KMP_ERR_FORMAT, "this series v6 kernel's /proc/mempool format is version "
+		   "'%.15s' with the column line '%.200s'; kmempool knows series v6's 1.0 with its "
+		   "column line only", version, columns);
+	return false;
+}
+
 const char *kmp_format_of_layout(const struct kmp_layout *l)
 {
+	if (l->v6)
+		return "1.0";
 	if (l->v12)
 		return "1.2";
 	if (l->nr_fail.ok && l->nr_empty.ok)
@@ -43,6 +72,32 @@ void kmp_report_header(FILE *f, const char *version)
 	fputc('\n', f);
 }
 
+void kmp_report_header_v6(FILE *f, const char *version, const char *columns)
+{
+	fprintf(f, "mempool - version: %s\n%s\n", version, columns);
+}
+
+/*
+ * Series v6: mempool_seq_show()'s row, the name padded to 30 by its
+ * escaped length, then "%-7s %9zu %6d %7d %6d %12u %8u %7u %8u %8u %11lu ",
+ * owner, instance and site.
+ */
+static void report_pool_v6(FILE *f, const struct kmp_pool *p, const char *waiting)
+{
+	size_t len = strlen(p->name);
+	char oldest[24];
+
+	if (p->oldest_unknown)
+		snprintf(oldest, sizeof(oldest), "?");
+	else
+		snprintf(oldest, sizeof(oldest), "%" PRIu64, p->oldest_wait);
+	fprintf(f, "%s%*s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6" PRId64 " %12" PRIu64
+		" %8" PRIu64 " %7s %8" PRIu64 " %8" PRIu64 " %11s %s %s %s\n",
+		p->name, len < 30 ? (int)(30 - len) : 0, "", p->type, p->elem_size, p->min_nr,
+		p->curr_nr, p->low_nr, p->nr_reserve, p->nr_wait, waiting, p->nr_fail,
+		p->nr_empty, oldest, p->owner, p->instance, p->site);
+}
+
 void kmp_report_pool(FILE *f, const struct kmp_pool *p)
 {
 	char waiting[24];
@@ -52,6 +107,10 @@ void kmp_report_pool(FILE *f, const struct kmp_pool *p)
 		snprintf(waiting, sizeof(waiting), "?");
 	else
 		snprintf(waiting, sizeof(waiting), "%" PRIu64, p->waiting);
+	if (p->v6) {
+		report_pool_v6(f, p, waiting);
+		return;
+	}
 	fprintf(f, "%-24s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6" PRId64
 		" %12" PRIu64 " %8" PRIu64 " %7s %s",
 		p->name, p->type, p->elem_size, p->min_nr, p->curr_nr, p->low_nr,
@@ -202,5 +261,19 @@ void kmp_json_pool_open(FILE *f, const struct kmp_pool *p)
 			fprintf(f, "%" PRIu64, p->oldest_wait);
 		fputs(", \"instance\": ", f);
 		json_string_or_null(f, p->instance);
+	}
+	if (p->v6) {
+		/* Series v6: where the pool was set up (name, owner, instance as the table prints them). */
+		fputs(", \"site\": ", f);
+		kmp_json_string(f, p->site);
+		fputs(", \"file\": ", f);
+		kmp_json_string(f, p->file);
+		fprintf(f, ", \"line\": %" PRIu64 ", \"function\": ", p->line);
+		kmp_json_string(f, p->function);
+		fputs(", \"kind\": ", f);
+		if (p->kind)
+			kmp_json_string(f, p->kind);
+		else
+			fputs("null", f);
 	}
 }

@@ -11,10 +11,19 @@
 bool kmp_format_known(const char *version);
 /* The known versions, for messages: "1.0". */
 const char *kmp_formats_known(void);
+/* True if this kmempool prints series v6's format @version with column line @columns. */
+bool kmp_format_known_v6(const char *version, const char *columns);
+/*
+ * The same, false with @err (kind format, one line naming both) when not:
+ * an unknown version or column line is refused, never guessed.
+ */
+bool kmp_format_check_v6(const char *version, const char *columns, struct kmp_err *err);
 /* The format whose columns the DWARF of struct mempool_s has: "1.1". */
 const char *kmp_format_of_layout(const struct kmp_layout *l);
 
 void kmp_report_header(FILE *f, const char *version);
+/* Series v6: the kernel's own two lines (its version and column line, read from memory). */
+void kmp_report_header_v6(FILE *f, const char *version, const char *columns);
 void kmp_report_pool(FILE *f, const struct kmp_pool *p);
 void kmp_report_text(FILE *f, const char *version, const struct kmp_pools *pools);
 

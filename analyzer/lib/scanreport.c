@@ -9,6 +9,7 @@
 #include "pools.h"
 #include "report.h"
 #include "scanreport.h"
+#include "tagname.h"
 
 struct found_all {
 	struct kmp_found *v;
@@ -90,6 +91,26 @@ static void series_counters(const struct kmp_kernel *k, const struct kmp_poolinf
 		sv->counters_ok = true;
 }
 
+/* Series v6: the name the table prints, from the pool's tag (tagname.c). */
+static void series_name_v6(const struct kmp_kernel *k, const struct kmp_poolinfo *pi,
+			   struct kmp_series_vals *sv)
+{
+	char why[256] = "cannot be read";
+	struct kmp_tagnames t;
+	struct kmp_err e;
+	bool ok = true;
+	uint64_t tag = rd(k, pi->addr, &k->l->tag, &ok);
+
+	if (ok && tag && kmp_tag_read(k->mem, k->l, tag, &t, why, sizeof(why), &e) == 1) {
+		snprintf(sv->name, sizeof(sv->name), "%s", t.name);
+		kmp_tagnames_free(&t);
+		sv->name_ok = true;
+		return;
+	}
+	add_why(sv, "its tag %s", !tag && ok ? "is a NULL pointer" : why);
+	snprintf(sv->name, sizeof(sv->name), "?");
+}
+
 /* The pool's name on mempool_list, if it reads and keeps the kernel's rule. */
 static void series_name(const struct kmp_kernel *k, const struct kmp_poolinfo *pi,
 			struct kmp_series_vals *sv)
@@ -97,7 +118,13 @@ static void series_name(const struct kmp_kernel *k, const struct kmp_poolinfo *p
 	char why[128] = "cannot be read";
 	struct kmp_err e;
 	bool ok = true;
-	uint64_t name = rd(k, pi->addr, &k->l->name, &ok);
+	uint64_t name;
+
+	if (k->l->v6) {
+		series_name_v6(k, pi, sv);
+		return;
+	}
+	name = rd(k, pi->addr, &k->l->name, &ok);
 
 	if (ok && name && kmp_read_string(k->mem, name, sv->name, sizeof(sv->name), &e) &&
 	    kmp_name_ok(sv->name, strlen(sv->name), why, sizeof(why))) {

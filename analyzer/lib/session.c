@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "debuginfod.h"
+#include "dwarf_kernel.h"
+#include "layout_check.h"
 #include "session.h"
 
 /* "Linux version 6.1.192 (...)" -> "6.1.192" */
@@ -77,29 +79,106 @@ static bool find_debuginfod(struct kmp_session *s, char *path, size_t len, struc
 	return true;
 }
 
-enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK, S_N };
+enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK, S_COLUMNS,
+       S_ALLOC_SLAB, S_KMALLOC, S_ALLOC_PAGES, S_WAKE, S_SLAB_CU, S_N };
+
+/*
+ * HZ from the initial value of jiffies_64 in the vmlinux file (not in
+ * memory): INITIAL_JIFFIES is (unsigned int)(-300 * HZ).  For kernels
+ * without tick_nsec (7.x); 0 if it does not read as such.
+ */
+static uint64_t hz_from_initial_jiffies(struct kmp_session *s, const struct kmp_sym *jiffies)
+{
+	unsigned char b[4];
+	uint64_t v;
+
+	if (!kmp_vmlinux_read(&s->vml, jiffies->addr, b, sizeof(b)))
+		return 0;
+	v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+	v = (1ULL << 32) - v;
+	if (!v || v % 300 || v / 300 < 10 || v / 300 > 10000)
+		return 0;
+	return v / 300;
+}
 
 /*
  * The clock for format 1.2's wait times: jiffies_64, and HZ from
  * tick_nsec (the length of a tick in ns, NTP-adjusted by a few ppm at
- * most, so rounding 10^9 / tick_nsec gives CONFIG_HZ).  Left zero when
+ * most, so rounding 10^9 / tick_nsec gives CONFIG_HZ), or, on kernels
+ * without tick_nsec (7.x), from jiffies_64's initial value.  Left zero when
  * either is missing or implausible; the waits are then printed as "?".
  */
 static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
 			  const struct kmp_sym *tick)
 {
-	uint64_t tick_nsec, size = tick->size ? tick->size : 8;
+	uint64_t tick_nsec, size = tick->size ? tick->size : 8, hz = 0;
 	struct kmp_err why;
 
 	memset(&s->clock, 0, sizeof(s->clock));
-	if (!jiffies->found || !tick->found || (jiffies->size != 8 && jiffies->size != 4) ||
-	    size > 8 ||
-	    !kmp_read_uint(&s->core.mem, tick->addr + s->kaslr, size, &tick_nsec, &why) ||
-	    tick_nsec < 100000 || tick_nsec > 100000000)	/* HZ 10 .. 10000 */
+	if (!jiffies->found || (jiffies->size != 8 && jiffies->size != 4))
+		return;
+	if (tick->found && size <= 8 &&
+	    kmp_read_uint(&s->core.mem, tick->addr + s->kaslr, size, &tick_nsec, &why) &&
+	    tick_nsec >= 100000 && tick_nsec <= 100000000)	/* HZ 10 .. 10000 */
+		hz = (1000000000u + tick_nsec / 2) / tick_nsec;
+	else if (!tick->found)
+		hz = hz_from_initial_jiffies(s, jiffies);
+	if (!hz)
 		return;
 	s->clock.jiffies_addr = jiffies->addr + s->kaslr;
 	s->clock.jiffies_size = jiffies->size;
-	s->clock.hz = (1000000000u + tick_nsec / 2) / tick_nsec;
+	s->clock.hz = hz;
+}
+
+/*
+ * Series v6: the column line the kernel prints (mempool_format_columns),
+ * the functions that tell a pool's type and a waiter, and the element
+ * size of a slab pool (kmem_cache.object_size, from the allocator's unit
+ * when mm/mempool.c's has no struct kmem_cache).
+ */
+static bool session_v6(struct kmp_session *s, const struct kmp_options *o,
+		       const struct kmp_sym *syms, const char *path, struct kmp_err *err)
+{
+	static const int fn[] = { S_ALLOC_SLAB, S_KMALLOC, S_ALLOC_PAGES, S_WAKE };
+	struct kmp_v6fns *f = &s->clock.v6;
+	struct kmp_slablayout sl;
+	struct kmp_err why;
+
+	if (!syms[S_COLUMNS].found) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s has no symbol mempool_format_columns", path);
+		return false;
+	}
+	memset(s->columns, 0, sizeof(s->columns));
+	if (!kmp_read_string(&s->core.mem, syms[S_COLUMNS].addr + s->kaslr, s->columns,
+			     sizeof(s->columns), &why)) {
+		kmp_wraperr(err, &why, "cannot read the /proc/mempool column line: %s", why.msg);
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
+		if (!syms[fn[i]].found) {
+			kmp_seterr(err, KMP_ERR_FORMAT, "%s has no symbol %s, which series v6's "
+				   "/proc/mempool needs", path, syms[fn[i]].name);
+			return false;
+		}
+	}
+	f->alloc_slab = syms[S_ALLOC_SLAB].addr + s->kaslr;
+	f->kmalloc = syms[S_KMALLOC].addr + s->kaslr;
+	f->alloc_pages = syms[S_ALLOC_PAGES].addr + s->kaslr;
+	f->wake = syms[S_WAKE].addr + s->kaslr;
+	f->page_size = s->page_size;
+	if (s->layout.kc_object_size.ok)
+		return true;
+	if (kmp_slablayout_load(&s->vml, s->layout_cu_addr,
+				syms[S_SLAB_CU].found ? syms[S_SLAB_CU].addr : 0, o->no_aranges,
+				&sl) && sl.object_size.ok) {
+		s->layout.kc_object_size = sl.object_size;
+		s->layout.kc_object_size.name = "kmem_cache.object_size";
+		s->layout.kc_size = sl.object_size.off + sl.object_size.size;
+		return kmp_layout_check(&s->layout, path, err);
+	}
+	kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info lacks kmem_cache.object_size, the "
+		   "element size of a slab pool", path);
+	return false;
 }
 
 bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
@@ -114,6 +193,12 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		[S_PRB_CUFN] = { "prb_read_valid" },
 		[S_JIFFIES] = { "jiffies_64" },
 		[S_TICK] = { "tick_nsec" },
+		[S_COLUMNS] = { "mempool_format_columns" },
+		[S_ALLOC_SLAB] = { "mempool_alloc_slab" },
+		[S_KMALLOC] = { "mempool_kmalloc" },
+		[S_ALLOC_PAGES] = { "mempool_alloc_pages" },
+		[S_WAKE] = { "mempool_wake_function" },
+		[S_SLAB_CU] = { "kmem_cache_free" },
 	};
 	const char *core = s->core.path;
 	char path[4096], membanner[256];
@@ -209,7 +294,7 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	}
 	if (s->layout.v12)
 		session_clock(s, &syms[S_JIFFIES], &syms[S_TICK]);
-	return true;
+	return !s->layout.v6 || session_v6(s, o, syms, path, err);
 }
 
 /*

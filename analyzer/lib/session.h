@@ -37,6 +37,7 @@ struct kmp_session {
 	uint64_t page_size;
 	uint64_t layout_cu_addr;	/* link-time address of code in mm/mempool.c */
 	char version[16];	/* /proc/mempool format of this kernel ("" without the series) */
+	char columns[256];	/* series v6: its column line, mempool_format_columns */
 	struct kmp_clock clock;	/* format 1.2: jiffies and HZ (zero: unknown) */
 	char release[65];
 	char banner[256];

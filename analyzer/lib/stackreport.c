@@ -7,6 +7,7 @@
 #include "pools.h"
 #include "report.h"
 #include "stackreport.h"
+#include "tagname.h"
 
 
 static void json_opt_string(FILE *f, const char *s)
@@ -73,6 +74,27 @@ static const char *unknown_reason(const struct kmp_stackwait *w)
 	return w->why;
 }
 
+/*
+ * A series v6 pool by the name its table prints (its code tag, escaped);
+ * other pools, or a tag that does not read, by where the pool lives.
+ */
+static void pool_name(const struct kmp_kernel *k, struct kmp_naming *nm, uint64_t addr,
+		      char *out, size_t len)
+{
+	struct kmp_tagnames t;
+	struct kmp_err e;
+	char why[128];
+	uint64_t tag;
+
+	if (k->l->v6 && kmp_read_uint(k->mem, addr + k->l->tag.off, k->l->tag.size, &tag, &e) &&
+	    tag && kmp_tag_read(k->mem, k->l, tag, &t, why, sizeof(why), &e) == 1) {
+		snprintf(out, len, "%s", t.name);
+		kmp_tagnames_free(&t);
+		return;
+	}
+	kmp_naming_pool(nm, addr, out, len);
+}
+
 bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slablayout *sl,
 		     struct kmp_naming *nm, const struct kmp_stackreport_opts *o,
 		     struct kmp_err *err)
@@ -119,7 +141,7 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 
 		if (done[i] || fd.v[i].kind != KMP_SW_WAITING)
 			continue;
-		kmp_naming_pool(nm, p->addr, name, sizeof(name));
+		pool_name(k, nm, p->addr, name, sizeof(name));
 		wk = kmp_wait_queue_length(k->mem, k->l, p->addr, o->max_waiters, &waiting);
 		print_pool(f, o->json, p, name, waiting, wk, npools == 0);
 		npools++;
