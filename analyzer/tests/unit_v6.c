@@ -545,6 +545,106 @@ static void test_format(void)
 	end();
 }
 
+/* A reader that rewrites tag 0 (its file and line) before serving its @nth read. */
+struct retag {
+	struct kmp_mem inner;
+	struct fake *f;
+	int reads, nth;
+	uint64_t file;
+};
+
+static bool retag_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		       struct kmp_err *err)
+{
+	struct retag *r = mem->priv;
+
+	if (addr == tag_addr(0) && ++r->reads == r->nth) {
+		put(tag_bytes(r->f, 0), &L.mtag_filename, r->file);
+		put(tag_bytes(r->f, 0), &L.mtag_lineno, 99);
+	}
+	return kmp_read(&r->inner, addr, buf, len, err);
+}
+
+/* Pools 0..n-1, each with its own instance; all on tag 0 when @shared, else each on its own. */
+static void same_site(struct fake *f, size_t n, bool shared)
+{
+	const struct spec s = { "kmp_many", NULL, "kmp_many_init", "kmp_test", "kmp_test.c", 42,
+				FNS.kmalloc, 64, 2, 2, 2, 0, 0, 0, 0, NULL };
+	char inst[32];
+
+	fake_init(f, n);
+	for (size_t i = 0; i < n; i++) {
+		struct spec si = s;
+
+		snprintf(inst, sizeof(inst), "many%zu", i);
+		si.instance = inst;
+		set_pool(f, i, &si);
+		if (shared)
+			put(pool_bytes(f, i), &L.tag, tag_addr(0));
+	}
+	link_pools(f, n);
+}
+
+/*
+ * Issue 21, item 8: pools made at one call site share a tag; a walk reads
+ * its strings once, then only the tag's bytes, and reads them again when
+ * those bytes changed.
+ */
+static void test_tag_cache(void)
+{
+	struct kmp_pools shared, own;
+	struct kmp_err err;
+	struct fake f;
+	unsigned long rshared, rown;
+	bool ok;
+
+	begin("tags: pools of one call site read the tag's strings once a walk; a tag whose "
+	      "bytes changed is read again");
+	same_site(&f, 6, false);
+	f.img.reads = 0;
+	ok = read_all(&f, &own, &err);
+	rown = f.img.reads;
+	memimg_free(&f.img);
+	same_site(&f, 6, true);
+	f.img.reads = 0;
+	CHECK(ok && read_all(&f, &shared, &err) && shared.n == 6 && own.n == 6, "walks: %s",
+	      err.msg);
+	rshared = f.img.reads;
+	/* each of 5 pools: its name, function, file and module name not read again */
+	CHECK(rown >= rshared + 5 * 4, "reads: %lu with a tag each, %lu with one tag", rown,
+	      rshared);
+	for (size_t i = 0; i < shared.n && i < own.n; i++)
+		CHECK(!strcmp(shared.v[i].name, own.v[i].name) &&
+		      !strcmp(shared.v[i].site, own.v[i].site) &&
+		      !strcmp(shared.v[i].owner, own.v[i].owner) &&
+		      !strcmp(shared.v[i].instance, own.v[i].instance),
+		      "pool %zu: %s %s %s", i, shared.v[i].name, shared.v[i].site, shared.v[i].owner);
+	kmp_pools_free(&shared);
+	kmp_pools_free(&own);
+	{
+		struct retag r = { .inner = f.mem, .f = &f, .nth = 3 };
+		static const struct kmp_mem_ops ops = { retag_read, NULL, NULL };
+		struct kmp_mem mem = { .ops = &ops, .priv = &r };
+
+		r.file = str(&f, "other.c");
+		memset(&shared, 0, sizeof(shared));
+		shared.clock.jiffies_addr = JIFFIES_ADDR;
+		shared.clock.jiffies_size = 8;
+		shared.clock.hz = HZ;
+		shared.clock.v6 = FNS;
+		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &shared, &err) && shared.n == 6,
+		      "walk: %s", err.msg);
+		CHECK(shared.n == 6 && !strcmp(shared.v[1].site, "kmp_test.c:42") &&
+		      !strcmp(shared.v[2].site, "other.c:99") &&
+		      !strcmp(shared.v[5].site, "other.c:99"), "sites: %s, %s, %s",
+		      shared.n == 6 ? shared.v[1].site : "", shared.n == 6 ? shared.v[2].site : "",
+		      shared.n == 6 ? shared.v[5].site : "");
+		kmp_pools_free(&shared);
+	}
+	memimg_free(&f.img);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -559,6 +659,7 @@ int main(int argc, char **argv)
 	test_bad_tag();
 	test_bad_counters();
 	test_format();
+	test_tag_cache();
 	printf("unit-v6: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
