@@ -100,6 +100,12 @@ if KMP:
               "kmempool waiters -f json: the pool and its one waiter")
     except (ValueError, KeyError, TypeError) as e:
         check(False, f"kmempool waiters -f json reads as JSON ({e})")
+    st = f("kmp-stacks")
+    check(f("kmp-stacks.rc").strip() == "0"
+          and re.search(r"^pool 0x[0-9a-f]+  kmp_v6stall\n.*waiting 1, owner kmp_v6stall\n"
+                        r"(?:.*\n)*?    pid \d+\s+kmp_v6waiter\s+D \(uninterruptible\)", st, re.M) is not None,
+          "kmempool waiters --source stacks finds the waiter (mempool_wake_function) on its "
+          "stack and names its pool by its tag")
     check(f("kmp-info.rc").strip() == "0" and "mempool format: 1.0" in f("kmp-info"),
           "kmempool info: mempool format 1.0")
 print(f"v6-stall: {passed} passed, {failed} failed")

@@ -15,7 +15,7 @@ enum {
 	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_VMAP_AREA_LIST, K_VFREE,
 	K_VMAP_NODES, K_NR_VMAP_NODES,
 	/* the functions a waiter sleeps in, any of them (KMP_WAITFN_MAX) */
-	K_WAIT0, K_WAIT1, K_WAIT2, K_WAIT3, K_N
+	K_MEMPOOL_WAKE, K_WAIT0, K_WAIT1, K_WAIT2, K_WAIT3, K_N
 };
 
 /* Where a task waiting on a pool's queue sleeps, by kernel generation. */
@@ -36,6 +36,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 		[K_SBSS] = { "__bss_start" }, [K_EBSS] = { "__bss_stop" },
 		[K_INIT_TASK] = { "init_task" }, [K_MEMPOOL_FREE] = { "mempool_free" },
 		[K_AUTOREMOVE] = { "autoremove_wake_function" },
+		[K_MEMPOOL_WAKE] = { "mempool_wake_function" },
 		[K_INIT_STACK] = { "init_stack" }, [K_END_INIT_TASK] = { "__end_init_task" },
 		[K_END_INIT_STACK] = { "__end_init_stack" },
 		[K_ALLOC_SLAB] = { "mempool_alloc_slab" }, [K_FREE_SLAB] = { "mempool_free_slab" },
@@ -80,6 +81,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->ebss = RT(K_EBSS);
 	k->init_task = RT(K_INIT_TASK);
 	k->autoremove_wake_function = RT(K_AUTOREMOVE);
+	k->mempool_wake_function = RT(K_MEMPOOL_WAKE);
 	k->fns.alloc_slab = RT(K_ALLOC_SLAB);
 	k->fns.free_slab = RT(K_FREE_SLAB);
 	k->fns.kmalloc = RT(K_KMALLOC);

@@ -42,6 +42,8 @@ struct kmp_kernel {
 	struct kmp_textrange { uint64_t start, end; } waitfn[KMP_WAITFN_MAX];
 	size_t nwaitfn;
 	uint64_t autoremove_wake_function;
+	/* series v6: mempool_alloc()'s waiters wake through this one (0: none) */
+	uint64_t mempool_wake_function;
 	uint64_t thread_size;			/* __end_init_task - init_stack */
 	struct kmp_poolfns fns;
 	struct kmp_modules mods;		/* may be incomplete: mods.why */

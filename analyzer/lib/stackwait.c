@@ -181,7 +181,9 @@ static void scan_stack(struct search *s, const struct kmp_task *t)
 		if (!kmp_field_get(e, wqe_span, &l->wqe_private, &priv, &why) ||
 		    !kmp_field_get(e, wqe_span, &l->wqe_func, &func, &why))
 			goto unreadable;
-		if (priv != t->addr || func != k->autoremove_wake_function)
+		/* DEFINE_WAIT()'s wake function, or series v6's mempool_waiter's */
+		if (priv != t->addr || (func != k->autoremove_wake_function &&
+					(!k->mempool_wake_function || func != k->mempool_wake_function)))
 			continue;
 		if (!kmp_field_get(e, wqe_span, &l->wqe_next, &next, &why) ||
 		    !kmp_field_get(e, wqe_span, &l->wqe_prev, &prev, &why))

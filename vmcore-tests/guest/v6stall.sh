@@ -47,6 +47,7 @@ if [ -f $VML ]; then
 	kmempool -s $VML -f json > /out/kmp-stall.json 2> /out/kmp-stall-json.err
 	echo $? > /out/kmp-stall-json.rc
 	kmempool info -s $VML > /out/kmp-info 2>&1; echo $? > /out/kmp-info.rc
+	kmempool waiters --source stacks -s $VML > /out/kmp-stacks 2>&1; echo $? > /out/kmp-stacks.rc
 fi
 cat /proc/sys/kernel/hung_task_detect_count > /out/detect-count
 echo 0 > /proc/sys/kernel/hung_task_timeout_secs
