@@ -28,9 +28,9 @@ static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uin
 			    uint64_t max, struct queue_arg *q, struct kmp_err *why);
 
 bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-			       uint64_t max, uint64_t *n, struct kmp_err *why)
+			       uint64_t wake, uint64_t max, uint64_t *n, struct kmp_err *why)
 {
-	struct queue_arg q = { .ages = false };
+	struct queue_arg q = { .ages = false, .wake = wake, .only_wake = wake != 0 };
 	bool ok = wait_queue_scan(mem, l, pool, max, &q, why);
 
 	*n = q.n;
@@ -38,11 +38,11 @@ bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, 
 }
 
 bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-			   uint64_t max, uint64_t *n)
+			   uint64_t wake, uint64_t max, uint64_t *n)
 {
 	struct kmp_err why;
 
-	return kmp_wait_queue_length_why(mem, l, pool, max, n, &why);
+	return kmp_wait_queue_length_why(mem, l, pool, wake, max, n, &why);
 }
 
 uint64_t kmp_jiffies_seconds(uint64_t now, uint64_t since, uint64_t hz)

@@ -645,6 +645,23 @@ static void test_tag_cache(void)
 	end();
 }
 
+/* The count of a queue that scan, triage and the stack search print: mempool_alloc()'s waiters only. */
+static void test_queue_length(void)
+{
+	struct fake f;
+	uint64_t n = 0, all = 0;
+
+	begin("queue length: the foreign entry on a v6 pool's queue is not counted by the "
+	      "searches' count either");
+	fake_four(&f);
+	CHECK(kmp_wait_queue_length(&f.mem, &L, pool_addr(2), FNS.wake, 100, &n) && n == 2,
+	      "waiters by wake function: %" PRIu64, n);
+	CHECK(kmp_wait_queue_length(&f.mem, &L, pool_addr(2), 0, 100, &all) && all == 3,
+	      "every entry: %" PRIu64, all);
+	memimg_free(&f.img);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -660,6 +677,7 @@ int main(int argc, char **argv)
 	test_bad_counters();
 	test_format();
 	test_tag_cache();
+	test_queue_length();
 	printf("unit-v6: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
