@@ -63,6 +63,8 @@ static const char usage[] =
 "  -v, --verbose         scan: what was searched and what was rejected\n"
 "  -d, --delay SECONDS   top: time between refreshes (default 2)\n"
 "  -n, --count N         top: refresh N times, then exit (default: until killed)\n"
+"  -j, --threads N       scan: threads searching slabs (default: one per CPU, at\n"
+"                        most 4); the result is the same for any number\n"
 "  -h, --help            this text\n"
 "  -V, --version         kmempool's version\n"
 "\n"
@@ -95,6 +97,7 @@ struct cli {
 	bool json, verbose;
 	double delay;		/* top */
 	uint64_t count;		/* top, 0: forever */
+	unsigned int threads;	/* scan's slab search, 0: one per CPU */
 	struct kmp_options o;
 };
 
@@ -112,6 +115,7 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -124,7 +128,7 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 	c->o.lim.max_pools = 1000000;
 	c->o.lim.max_waiters = 1000000;
 	c->delay = 2;
-	while ((ch = getopt_long(argc, argv, "c:s:f:M:d:n:vhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:s:f:M:d:n:j:vhV", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (ch) {
@@ -176,6 +180,13 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 			c->count = strtoull(optarg, &end, 10);
 			if (*end || !c->count || optarg[0] == '-') {
 				kmp_seterr(err, KMP_ERR_USAGE, "--count needs a positive number");
+				return false;
+			}
+			break;
+		case 'j':
+			c->threads = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || optarg[0] < '1' || optarg[0] > '9' || end - optarg > 2) {
+				kmp_seterr(err, KMP_ERR_USAGE, "--threads needs a number from 1 to 99");
 				return false;
 			}
 			break;
@@ -231,7 +242,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 {
 	struct kmp_scanreport_opts sco = {
 		.json = c->json, .verbose = c->verbose, .max_waiters = c->o.lim.max_waiters,
-		.max_pfn = 1ULL << 36, .json_kernel = json_kernel_cb, .json_kernel_arg = s,
+		.max_pfn = 1ULL << 36, .threads = c->threads, .json_kernel = json_kernel_cb, .json_kernel_arg = s,
 	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {

@@ -334,7 +334,7 @@ static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, stru
 		if (done[i] || fd.v[i].kind != KMP_SW_WAITING)
 			continue;
 		kmp_naming_pool(nm, p->addr, name, sizeof(name));
-		wk = kmp_wait_queue_length(k.mem, k.l, p->addr, o->lim.max_waiters, &waiting);
+		wk = kmp_wait_queue_length(k.mem, k.l, p->addr, kmp_kernel_wake(&k), o->lim.max_waiters, &waiting);
 		fprintf(r->pools, "%s{\"address\": \"0x%" PRIx64 "\", \"name\": ",
 			r->npools ? ", " : "", p->addr);
 		kmp_json_string(r->pools, name);

@@ -139,7 +139,7 @@ static void check_and_scan(struct kmp_vmlinux *v, struct kmp_layout *l, struct k
 	k.thread_size = 0x4000;
 	(void)kmp_pool_check_strict(&k, &sl, BASE + POOL, &pi, &err);
 	(void)kmp_pool_check(&k, &sl, BASE + POOL, &pi, &err);
-	(void)kmp_scan(&k, &sl, 0, count, &found, &st, &err);
+	(void)kmp_scan(&k, &sl, 0, 1, count, &found, &st, &err);
 	kmp_kernel_free(&k);
 }
 

@@ -4,6 +4,7 @@
  * kernel virtual addresses; read with libelf's program headers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,10 +73,37 @@ static void kcore_close(struct kmp_mem *mem)
 	free(k);
 }
 
+static struct kmp_mem *kcore_clone(struct kmp_mem *mem);
+
 static const struct kmp_mem_ops kcore_ops = {
 	.read = kcore_read,
 	.close = kcore_close,
+	.clone = kcore_clone,
 };
+
+/* A second reader (mem.h): a descriptor and a copy of the segments of its own. */
+static struct kmp_mem *kcore_clone(struct kmp_mem *mem)
+{
+	const struct kcore *k = mem->priv;
+	struct kmp_mem *m = calloc(1, sizeof(*m));
+	struct kcore *c = calloc(1, sizeof(*c));
+
+	if (!m || !c || !(c->segs = calloc(k->nsegs, sizeof(*c->segs))))
+		goto fail;
+	memcpy(c->segs, k->segs, k->nsegs * sizeof(*c->segs));
+	c->nsegs = k->nsegs;
+	c->fd = fcntl(k->fd, F_DUPFD_CLOEXEC, 0);
+	if (c->fd < 0)
+		goto fail;
+	*m = (struct kmp_mem){ .ops = &kcore_ops, .priv = c, .live = mem->live };
+	return m;
+fail:
+	if (c)
+		free(c->segs);
+	free(c);
+	free(m);
+	return NULL;
+}
 
 static char *find_vmcoreinfo(Elf *elf, const GElf_Phdr *ph)
 {

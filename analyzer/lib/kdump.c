@@ -6,6 +6,7 @@
  * descriptor, and the read hook answers from the index of its records.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libkdumpfile/kdumpfile.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ struct kdump {
 	int fd;
 	off_t size;		/* of the file (of the reassembled view when flat) */
 	struct kmp_flat *flat;	/* a flattened dump's index, or NULL */
+	bool owns_flat;		/* false in a clone: the first reader frees it */
 	bool cut_short;		/* known to be cut short: every short read is an error */
 	off_t past;		/* offset of the first byte a read of the current
 				 * step (opening, one kdump_read()) wanted and the
@@ -69,24 +71,27 @@ static kdump_ctx_t *reopen(struct kdump *k)
 	return ctx;
 }
 
-/* Before a read that could make libkdumpfile's cache evict, a fresh context (see above). */
+/*
+ * Before a read that could make libkdumpfile's cache evict, a fresh
+ * context (see above).  The old one is freed first, so that the new one
+ * takes its memory: one cache at a time.  Without a context (the last
+ * renewal failed), every read fails.
+ */
 static bool cache_guard(struct kdump *k)
 {
 	kdump_num_t misses;
-	kdump_ctx_t *ctx;
 
-	if (kdump_get_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
-		return false;	/* not knowing how full it is, do not read */
-	if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES &&
-	    k->blocks + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_FILE_BLOCKS)
-		return true;
+	if (k->ctx) {
+		if (kdump_get_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
+			return false;	/* not knowing how full it is, do not read */
+		if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES &&
+		    k->blocks + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_FILE_BLOCKS)
+			return true;
+		kdump_free(k->ctx);
+	}
 	k->blocks = 0;
-	ctx = reopen(k);
-	if (!ctx)
-		return false;
-	kdump_free(k->ctx);
-	k->ctx = ctx;
-	return true;
+	k->ctx = reopen(k);
+	return k->ctx != NULL;
 }
 
 static void note_past(struct kdump *k, off_t offset)
@@ -207,7 +212,7 @@ static void kdump_free_all(struct kdump *k)
 		kdump_free(k->ctx);
 	kmp_fdhook_unregister(k->fd);
 	close(k->fd);
-	if (k->flat) {
+	if (k->flat && k->owns_flat) {
 		kmp_flat_free(k->flat);
 		free(k->flat);
 	}
@@ -219,10 +224,51 @@ static void kdump_mem_close(struct kmp_mem *mem)
 	kdump_free_all(mem->priv);
 }
 
+static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem);
+
 static const struct kmp_mem_ops kdump_ops = {
 	.read = kdump_mem_read,
 	.close = kdump_mem_close,
+	.clone = kdump_mem_clone,
 };
+
+/*
+ * A second reader of the same dump (mem.h): a descriptor, read hook and
+ * libkdumpfile context of its own, set up as the first; a flattened
+ * dump's index (read only) is shared.
+ */
+static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
+{
+	const struct kdump *k = mem->priv;
+	struct kmp_mem *m = calloc(1, sizeof(*m));
+	struct kdump *c = calloc(1, sizeof(*c));
+
+	if (!m || !c)
+		goto fail;
+	c->fd = fcntl(k->fd, F_DUPFD_CLOEXEC, 0);
+	if (c->fd < 0)
+		goto fail;
+	c->flat = k->flat;
+	c->cut_short = k->cut_short;
+	c->size = k->size;
+	c->past = -1;
+	if (!kmp_fdhook_register(c->fd, c->flat ? flat_pread : file_pread, c)) {
+		close(c->fd);
+		goto fail;
+	}
+	c->ctx = reopen(c);
+	if (!c->ctx) {
+		kdump_free_all(c);
+		free(m);
+		return NULL;
+	}
+	*m = (struct kmp_mem){ .ops = &kdump_ops, .priv = c, .live = mem->live };
+	return m;
+fail:
+	free(c);
+	free(m);
+	return NULL;
+}
 
 /*
  * A flattened ELF dump (makedumpfile -E -F) gets the checks core.c makes
@@ -292,6 +338,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	}
 	k->fd = fd;
 	k->flat = flat;
+	k->owns_flat = true;
 	k->cut_short = info->cut_short;
 	k->past = -1;
 	if (flat)

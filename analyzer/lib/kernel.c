@@ -239,3 +239,8 @@ bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, 
 		snprintf(out, len, "%s+0x%" PRIx64 " [%s]", mname, addr - start, m->name);
 	return true;
 }
+
+uint64_t kmp_kernel_wake(const struct kmp_kernel *k)
+{
+	return k->l->v6 ? k->mempool_wake_function : 0;
+}

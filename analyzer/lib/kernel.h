@@ -91,4 +91,10 @@ bool kmp_kernel_in_image(const struct kmp_kernel *k, uint64_t addr);
  */
 bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, size_t len);
 
+/*
+ * The wake function that tells mempool_alloc()'s waiters from other wait
+ * queue entries (series v6), or 0: every entry on a pool's queue waits.
+ */
+uint64_t kmp_kernel_wake(const struct kmp_kernel *k);
+
 #endif

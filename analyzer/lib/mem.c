@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: typed reads on top of a memory reader. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
@@ -8,6 +9,20 @@ bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	      struct kmp_err *err)
 {
 	return mem->ops->read(mem, addr, buf, len, err);
+}
+
+struct kmp_mem *kmp_mem_clone(struct kmp_mem *mem)
+{
+	return mem->ops->clone ? mem->ops->clone(mem) : NULL;
+}
+
+void kmp_mem_free(struct kmp_mem *clone)
+{
+	if (!clone)
+		return;
+	if (clone->ops->close)
+		clone->ops->close(clone);
+	free(clone);
 }
 
 bool kmp_read_uint(struct kmp_mem *mem, uint64_t addr, uint64_t size,

@@ -18,6 +18,13 @@ struct kmp_mem_ops {
 	bool (*read)(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 		     struct kmp_err *err);
 	void (*close)(struct kmp_mem *mem);
+	/*
+	 * Optional: a second reader of the same memory, independent of
+	 * this one (its own descriptor, caches and state), for another
+	 * thread; NULL when the source cannot be read so.  Each reader is
+	 * used by one thread at a time.
+	 */
+	struct kmp_mem *(*clone)(struct kmp_mem *mem);
 };
 
 struct kmp_mem {
@@ -33,6 +40,12 @@ struct kmp_mem {
 
 bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	      struct kmp_err *err);
+/*
+ * A second reader of @mem for another thread (its ops' clone()), or NULL
+ * when @mem has none or it failed; kmp_mem_free() closes and frees it.
+ */
+struct kmp_mem *kmp_mem_clone(struct kmp_mem *mem);
+void kmp_mem_free(struct kmp_mem *clone);
 /* A field of a struct read into a buffer: the accessor of field.h. */
 /* Read an unsigned integer of @size (1, 2, 4 or 8) bytes, little endian. */
 bool kmp_read_uint(struct kmp_mem *mem, uint64_t addr, uint64_t size,

@@ -373,8 +373,12 @@ void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n)
 	free(page);
 }
 
-/* A global that points at @addr: kernel data and bss, then module data. */
-static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr)
+/*
+ * A global that points at @addr: the data of module @first (may be NULL)
+ * first, then the other modules', then kernel data and bss.
+ */
+static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr,
+			   const struct kmp_module *first)
 {
 	unsigned char *page = malloc(k->page_size);
 	uint64_t at = 0;
@@ -382,10 +386,14 @@ static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr)
 	if (!page)
 		return 0;
 	/* Module data first: small, and where a module keeps its pools. */
+	if (first)
+		at = find_pointer(k, first->data.start, first->data.start + first->data.size, addr,
+				  page);
 	for (size_t i = 0; !at && i < k->mods.n; i++) {
 		const struct kmp_module *m = &k->mods.v[i];
 
-		at = find_pointer(k, m->data.start, m->data.start + m->data.size, addr, page);
+		if (m != first)
+			at = find_pointer(k, m->data.start, m->data.start + m->data.size, addr, page);
 	}
 	if (!at && k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
 		at = find_pointer(k, k->ro_after_init, k->ro_after_init_end, addr, page);
@@ -395,6 +403,21 @@ static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr)
 		at = find_pointer(k, k->sbss, k->ebss, addr, page);
 	free(page);
 	return at;
+}
+
+/*
+ * The module whose code allocates the elements of the pool at @addr (its
+ * alloc function), or NULL: where a pointer to the pool most likely is.
+ */
+static const struct kmp_module *owner_of(const struct kmp_kernel *k, uint64_t addr)
+{
+	uint64_t alloc;
+	struct kmp_err e;
+
+	if (!k->l->alloc.ok || !kmp_read_uint(k->mem, addr + k->l->alloc.off, k->l->alloc.size,
+					      &alloc, &e))
+		return NULL;
+	return kmp_module_at(&k->mods, alloc);
 }
 
 /* Was @addr a target of kmp_naming_prepare()?  @at: the global pointing at it, or 0. */
@@ -431,8 +454,8 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 		finish(out, len, "", pl.expr, "", pl.mod);
 		return;
 	}
-	/* A global that points at it. */
-	ptr = prepared(nm, addr, &known) ? known : pointer_to(k, addr);
+	/* A global that points at it, first in the data of the module that owns it. */
+	ptr = prepared(nm, addr, &known) ? known : pointer_to(k, addr, owner_of(k, addr));
 	if (ptr && locate_global(nm, ptr, pool_struct(k), &pl)) {
 		finish(out, len, "*", pl.expr, "", pl.mod);
 		return;
@@ -446,7 +469,7 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 		return;
 	}
 	off = addr - obj;
-	ptr = !off ? 0 : prepared(nm, obj, &known) ? known : pointer_to(k, obj);
+	ptr = !off ? 0 : prepared(nm, obj, &known) ? known : pointer_to(k, obj, owner_of(k, addr));
 	if (ptr && locate_global(nm, ptr, pool_struct(k), &pl)) {
 		path[0] = '\0';
 		if (pl.typed && kmp_dwarf_pointee(&pl.end, &target) &&

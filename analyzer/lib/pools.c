@@ -28,9 +28,9 @@ static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uin
 			    uint64_t max, struct queue_arg *q, struct kmp_err *why);
 
 bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-			       uint64_t max, uint64_t *n, struct kmp_err *why)
+			       uint64_t wake, uint64_t max, uint64_t *n, struct kmp_err *why)
 {
-	struct queue_arg q = { .ages = false };
+	struct queue_arg q = { .ages = false, .wake = wake, .only_wake = wake != 0 };
 	bool ok = wait_queue_scan(mem, l, pool, max, &q, why);
 
 	*n = q.n;
@@ -38,11 +38,11 @@ bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, 
 }
 
 bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-			   uint64_t max, uint64_t *n)
+			   uint64_t wake, uint64_t max, uint64_t *n)
 {
 	struct kmp_err why;
 
-	return kmp_wait_queue_length_why(mem, l, pool, max, n, &why);
+	return kmp_wait_queue_length_why(mem, l, pool, wake, max, n, &why);
 }
 
 uint64_t kmp_jiffies_seconds(uint64_t now, uint64_t since, uint64_t hz)
@@ -122,6 +122,7 @@ struct pools_arg {
 	const struct kmp_pool_sink *sink;
 	struct kmp_pools *st;
 	unsigned char *buf, *again;
+	struct kmp_tagcache *tags;	/* series v6: the tags read in this walk */
 	bool have_now;		/* format 1.2: jiffies of this walk */
 	uint64_t now;
 	/* Notes of a live attempt are kept until it is known to be the last. */
@@ -427,7 +428,7 @@ static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r
 
 	if (!r->tag)
 		return left_out(a, addr, "it has no tag (NULL pointer)", err) ? 0 : -1;
-	ok = kmp_tag_read(a->mem, a->l, r->tag, &t, why, sizeof(why), err);
+	ok = kmp_tag_read_cached(a->tags, a->mem, a->l, r->tag, &t, why, sizeof(why), err);
 	if (ok <= 0)
 		return ok == 0 && left_out(a, addr, why, err) ? 0 : -1;
 	if (r->instance) {
@@ -705,9 +706,11 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 		return false;
 	a.buf = malloc(size);
 	a.again = malloc(size);
+	if (l->v6)
+		a.tags = calloc(1, sizeof(*a.tags));
 	if (mem->live)
 		a.kept = calloc(NOTES_KEPT, sizeof(*a.kept));
-	if (!a.buf || !a.again || (mem->live && !a.kept))
+	if (!a.buf || !a.again || (mem->live && !a.kept) || (l->v6 && !a.tags))
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 	else if (walk_attempts(&a, head, &ws, &why, &last, &same, err)) {
 		flush_notes(&a);
@@ -719,6 +722,7 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	free(a.buf);
 	free(a.again);
 	free(a.kept);
+	kmp_tagcache_free(a.tags);
 	return ok;
 }
 

@@ -163,12 +163,14 @@ uint64_t kmp_jiffies_seconds(uint64_t now, uint64_t since, uint64_t hz);
 
 /*
  * The number of entries on the wait queue of the pool at @pool (at most
- * @max); false if the queue cannot be walked to its end.
+ * @max) whose wake function is @wake (series v6: mempool_alloc()'s
+ * waiters; 0: every entry); false if the queue cannot be walked to its end.
  */
 bool kmp_wait_queue_length(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
-			   uint64_t max, uint64_t *n);
+			   uint64_t wake, uint64_t max, uint64_t *n);
 /* The same, with @why saying what ended the walk of the queue. */
 bool kmp_wait_queue_length_why(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t pool,
+			       uint64_t wake,
 			       uint64_t max, uint64_t *n, struct kmp_err *why);
 
 /* "D (uninterruptible)" and the like, for a task_struct.__state value. */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: the scan of kernel memory for mempools. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "field.h"
 #include "scan.h"
@@ -13,27 +15,37 @@
 #define PAGES_PER_READ 512
 #define CACHES_MAX 4096		/* distinct kmem_caches remembered */
 /*
- * max_pfn comes from memory: if that many struct pages in a row are not
- * there (64 GiB of RAM without a struct page), it is not believed.
+ * max_pfn comes from memory: if that many pfns in a row have no struct
+ * page (64 GiB of RAM), it is not believed and the search stops there.
  */
-#define MISSING_RUN_MAX (1ULL << 24)
+#define MISSING_PFNS_MAX (1ULL << 24)
+#define CHUNK_PFNS (1ULL << 15)		/* the slab search's unit of work: 128 MiB */
+#define SCAN_THREADS_MAX 4
 
 struct cacheinfo {
 	uint64_t addr, size, object_size, pad;
 	bool ok;
 };
 
+struct chunk;
+
 struct scanner {
 	const struct kmp_kernel *k;
 	const struct kmp_slablayout *sl;
+	struct kmp_mem *mem;		/* this thread's reader */
 	kmp_scan_fn fn;
 	void *arg;
 	struct kmp_scan_stats *st;
 	unsigned char *buf;
+	unsigned char *pages;		/* struct pages, in the slab search */
 	struct cacheinfo *caches;
 	size_t ncaches;
+	struct chunk *out;		/* where the slab search puts candidates */
 	uint64_t gave_up;		/* pfn where the struct page walk stopped, 0 if not */
+	bool nomem;
 };
+
+static void found(struct scanner *s, uint64_t addr, uint64_t obj, uint64_t cache);
 
 /*
  * The cheap test on the bytes at @p (a pool's size of them): both function
@@ -98,11 +110,11 @@ static void scan_range_obj(struct scanner *s, uint64_t lo, uint64_t hi, enum kmp
 		uint64_t len = hi - a < CHUNK ? hi - a : CHUNK;
 		struct kmp_err e;
 
-		if (!kmp_read(s->k->mem, a, s->buf, len, &e)) {
+		if (!kmp_read(s->mem, a, s->buf, len, &e)) {
 			/* Page by page: a dump leaves out zero pages of bss. */
 			uint64_t next = (a | (ps - 1)) + 1;
 
-			if (kmp_read(s->k->mem, a, s->buf, (next < hi ? next : hi) - a, &e) &&
+			if (kmp_read(s->mem, a, s->buf, (next < hi ? next : hi) - a, &e) &&
 			    next - a >= psize) {
 				len = next - a;
 			} else {
@@ -134,11 +146,11 @@ static const struct cacheinfo *cache_info(struct scanner *s, uint64_t cache)
 	c = &s->caches[s->ncaches++];
 	memset(c, 0, sizeof(*c));
 	c->addr = cache;
-	c->ok = kmp_read_uint(s->k->mem, cache + sl->size.off, sl->size.size, &c->size, &e) &&
-		kmp_read_uint(s->k->mem, cache + sl->object_size.off, sl->object_size.size,
+	c->ok = kmp_read_uint(s->mem, cache + sl->size.off, sl->size.size, &c->size, &e) &&
+		kmp_read_uint(s->mem, cache + sl->object_size.off, sl->object_size.size,
 			      &c->object_size, &e) &&
 		(!sl->red_left_pad.ok ||
-		 kmp_read_uint(s->k->mem, cache + sl->red_left_pad.off, sl->red_left_pad.size,
+		 kmp_read_uint(s->mem, cache + sl->red_left_pad.off, sl->red_left_pad.size,
 			       &c->pad, &e)) &&
 		c->size && c->size <= (1ULL << 22) && c->object_size <= c->size &&
 		c->pad < c->size;
@@ -163,7 +175,7 @@ static void scan_slab(struct scanner *s, uint64_t pfn, uint64_t cache, unsigned 
 	mem = len <= CHUNK ? s->buf : malloc(len);
 	if (!mem)
 		return;
-	if (!kmp_read(s->k->mem, base, mem, len, &e)) {
+	if (!kmp_read(s->mem, base, mem, len, &e)) {
 		s->st->unreadable[KMP_IN_SLAB]++;
 		goto out;
 	}
@@ -173,33 +185,89 @@ static void scan_slab(struct scanner *s, uint64_t pfn, uint64_t cache, unsigned 
 	for (uint64_t obj = base + c->pad; obj + c->object_size <= base + len; obj += c->size)
 		for (uint64_t o = 0; o + psize <= c->object_size; o += 8)
 			if (shape(s, mem + (obj - base) + o))
-				candidate(s, obj + o, KMP_IN_SLAB, obj, cache);
+				found(s, obj + o, obj, cache);
 out:
 	if (mem != s->buf)
 		free(mem);
 }
 
-/* Every slab, from the struct pages of vmemmap. */
-static void scan_slabs(struct scanner *s, uint64_t max_pfn)
+/*
+ * The slab search, in chunks of struct pages that threads take in turn,
+ * each with a reader of its own (kmp_mem_clone()): what a chunk finds is
+ * kept (candidates by the cheap test, counts, where struct pages were)
+ * and used in chunk order by the caller's thread, which alone checks the
+ * candidates and calls back, so that the result is the one a single
+ * thread would get.
+ */
+struct cand {
+	uint64_t addr, obj, cache;
+};
+
+struct chunk {
+	struct cand *v;
+	size_t n, cap;
+	bool done;			/* its thread has finished it */
+	bool present;			/* some struct page of it was read: */
+	uint64_t first, last;		/* the pfns of the first and the last */
+	struct kmp_scan_stats st;	/* slabs, slab_pages, bytes, unreadable, holes */
+};
+
+struct slabwork {
+	const struct kmp_kernel *k;
+	const struct kmp_slablayout *sl;
+	uint64_t max_pfn, nchunks;
+	pthread_mutex_t lock;		/* guards what follows */
+	uint64_t next;			/* the next chunk to take */
+	struct chunk *chunks;		/* [0, nalloc) */
+	uint64_t nalloc;
+	uint64_t merged;		/* chunks [0, merged) are done and used */
+	uint64_t run;			/* pfns without a struct page before chunk merged */
+	uint64_t gave_up;		/* see MISSING_PFNS_MAX; 0 if not */
+	bool stop, nomem;
+};
+
+static void found(struct scanner *s, uint64_t addr, uint64_t obj, uint64_t cache)
+{
+	struct chunk *c = s->out;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct cand *v = realloc(c->v, cap * sizeof(*v));
+
+		if (!v) {
+			s->nomem = true;
+			return;
+		}
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = (struct cand){ addr, obj, cache };
+}
+
+static void note_present(struct chunk *c, uint64_t pfn)
+{
+	if (!c->present)
+		c->first = pfn;
+	c->present = true;
+	c->last = pfn;
+}
+
+/* The slabs of pfns [lo, hi), from the struct pages of vmemmap, into s->out. */
+static void scan_chunk(struct scanner *s, uint64_t lo, uint64_t hi)
 {
 	const struct kmp_slablayout *sl = s->sl;
 	uint64_t ps = sl->page_struct_size;
-	unsigned char *pages = malloc(PAGES_PER_READ * ps + ps);
+	unsigned char *pages = s->pages;
 
-	uint64_t missing_run = 0;
-
-	if (!pages)
-		return;
-	for (uint64_t pfn = 0; pfn < max_pfn && !s->gave_up; pfn += PAGES_PER_READ) {
-		uint64_t n = max_pfn - pfn < PAGES_PER_READ ? max_pfn - pfn : PAGES_PER_READ;
+	for (uint64_t pfn = lo; pfn < hi; pfn += PAGES_PER_READ) {
+		uint64_t n = hi - pfn < PAGES_PER_READ ? hi - pfn : PAGES_PER_READ;
+		bool have_next = true, whole = true;
 		struct kmp_err e;
 
-		bool have_next = true, whole = true;
-
 		/* One struct page more: a head's order is in the next one. */
-		if (!kmp_read(s->k->mem, sl->vmemmap_base + pfn * ps, pages, (n + 1) * ps, &e)) {
+		if (!kmp_read(s->mem, sl->vmemmap_base + pfn * ps, pages, (n + 1) * ps, &e)) {
 			have_next = false;
-			if (!kmp_read(s->k->mem, sl->vmemmap_base + pfn * ps, pages, n * ps, &e))
+			if (!kmp_read(s->mem, sl->vmemmap_base + pfn * ps, pages, n * ps, &e))
 				whole = false;
 		}
 		for (uint64_t i = 0; i < n; i++) {
@@ -211,7 +279,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 			 * /proc/kcore maps only what backs RAM): then one struct
 			 * page at a time, so a hole costs only itself.
 			 */
-			if (!whole && !kmp_read(s->k->mem, sl->vmemmap_base + (pfn + i) * ps,
+			if (!whole && !kmp_read(s->mem, sl->vmemmap_base + (pfn + i) * ps,
 						(unsigned char *)p, ps, &e)) {
 				s->st->vmemmap_holes++;
 				/* A vmemmap page that is not there holds no struct page at all. */
@@ -223,13 +291,9 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 					s->st->vmemmap_holes += skip - 1;
 					i += skip - 1;
 				}
-				if (++missing_run > MISSING_RUN_MAX / 64 && !s->gave_up) {
-					s->gave_up = pfn + i;
-					break;
-				}
 				continue;
 			}
-			missing_run = 0;
+			note_present(s->out, pfn + i);
 			if (!kmp_slab_page(sl, p) || !kmp_field_get(p, ps, &sl->flags, &flags, &e) ||
 			    !kmp_field_get(p, ps, &sl->slab_cache, &cache, &e))
 				continue;
@@ -240,7 +304,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 				if (whole && (i + 1 < n || have_next))
 					tp = p + ps;
 				else if (ps <= sizeof(t) &&
-					 kmp_read(s->k->mem, sl->vmemmap_base + (pfn + i + 1) * ps, t,
+					 kmp_read(s->mem, sl->vmemmap_base + (pfn + i + 1) * ps, t,
 						  ps, &e))
 					tp = t;
 				if (!tp)
@@ -250,7 +314,181 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn)
 			scan_slab(s, pfn + i, cache, (unsigned int)order);
 		}
 	}
-	free(pages);
+}
+
+/*
+ * Under the lock: use the chunks done in a row from w->merged on.  A run
+ * of MISSING_PFNS_MAX pfns without a struct page ends the search there.
+ */
+static void advance(struct slabwork *w)
+{
+	while (!w->stop && w->merged < w->nalloc && w->chunks[w->merged].done) {
+		const struct chunk *c = &w->chunks[w->merged];
+		uint64_t lo = w->merged * CHUNK_PFNS;
+		uint64_t hi = w->max_pfn - lo < CHUNK_PFNS ? w->max_pfn : lo + CHUNK_PFNS;
+		uint64_t lead = c->present ? c->first - lo : hi - lo;
+
+		if (w->run + lead > MISSING_PFNS_MAX) {
+			w->gave_up = lo + (MISSING_PFNS_MAX - w->run);
+			w->stop = true;
+			return;
+		}
+		w->run = c->present ? hi - 1 - c->last : w->run + lead;
+		w->merged++;
+	}
+}
+
+/* Keep chunk @i's result @c (under the lock); false when out of memory. */
+static bool post(struct slabwork *w, uint64_t i, const struct chunk *c)
+{
+	if (i >= w->nalloc) {
+		uint64_t n = w->nalloc ? 2 * w->nalloc : 64;
+		struct chunk *v;
+
+		while (n <= i)
+			n *= 2;
+		if (n > w->nchunks)
+			n = w->nchunks;
+		v = realloc(w->chunks, n * sizeof(*v));
+		if (!v)
+			return false;
+		memset(v + w->nalloc, 0, (n - w->nalloc) * sizeof(*v));
+		w->chunks = v;
+		w->nalloc = n;
+	}
+	w->chunks[i] = *c;
+	w->chunks[i].done = true;
+	advance(w);
+	return true;
+}
+
+struct worker {
+	struct slabwork *w;
+	struct scanner s;
+	struct kmp_mem *clone;		/* NULL for the caller's thread */
+	pthread_t thread;
+	bool started;
+};
+
+static void *work(void *arg)
+{
+	struct worker *wk = arg;
+	struct slabwork *w = wk->w;
+	struct scanner *s = &wk->s;
+
+	for (;;) {
+		struct chunk c;
+		uint64_t i, lo;
+		bool kept;
+
+		pthread_mutex_lock(&w->lock);
+		i = w->next;
+		if (w->stop || i >= w->nchunks) {
+			pthread_mutex_unlock(&w->lock);
+			break;
+		}
+		w->next++;
+		pthread_mutex_unlock(&w->lock);
+		memset(&c, 0, sizeof(c));
+		s->out = &c;
+		s->st = &c.st;
+		lo = i * CHUNK_PFNS;
+		scan_chunk(s, lo, w->max_pfn - lo < CHUNK_PFNS ? w->max_pfn : lo + CHUNK_PFNS);
+		pthread_mutex_lock(&w->lock);
+		kept = !s->nomem && post(w, i, &c);
+		if (!kept) {
+			w->nomem = w->stop = true;
+			free(c.v);
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+	return NULL;
+}
+
+/* How many threads search slabs: @want (0: one per CPU, at most SCAN_THREADS_MAX). */
+static unsigned int slab_threads(unsigned int want, uint64_t nchunks)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t n = want ? want : cpus > 0 ? (uint64_t)cpus : 1;
+
+	if (n > SCAN_THREADS_MAX)
+		n = SCAN_THREADS_MAX;
+	return (unsigned int)(n < nchunks ? n : nchunks ? nchunks : 1);
+}
+
+static bool worker_init(struct worker *wk, struct slabwork *w, const struct scanner *s,
+			struct kmp_mem *mem)
+{
+	memset(wk, 0, sizeof(*wk));
+	wk->w = w;
+	wk->s = (struct scanner){ .k = s->k, .sl = s->sl, .mem = mem };
+	wk->s.buf = malloc(CHUNK);
+	wk->s.caches = calloc(CACHES_MAX, sizeof(*wk->s.caches));
+	wk->s.pages = malloc((PAGES_PER_READ + 1) * s->sl->page_struct_size);
+	return wk->s.buf && wk->s.caches && wk->s.pages;
+}
+
+static void worker_free(struct worker *wk)
+{
+	free(wk->s.buf);
+	free(wk->s.caches);
+	free(wk->s.pages);
+	kmp_mem_free(wk->clone);
+}
+
+/* Every slab, from the struct pages of vmemmap, with up to @threads threads. */
+static void scan_slabs(struct scanner *s, uint64_t max_pfn, unsigned int threads)
+{
+	struct slabwork w = { .k = s->k, .sl = s->sl, .max_pfn = max_pfn };
+	struct worker wk[SCAN_THREADS_MAX];
+	unsigned int n = 0;
+
+	w.nchunks = (max_pfn + CHUNK_PFNS - 1) / CHUNK_PFNS;
+	threads = slab_threads(threads, w.nchunks);
+	pthread_mutex_init(&w.lock, NULL);
+	for (unsigned int t = 0; t < threads; t++) {
+		struct kmp_mem *mem = t ? kmp_mem_clone(s->mem) : s->mem;
+
+		if (!mem)
+			break;
+		if (!worker_init(&wk[n], &w, s, mem)) {
+			wk[n].clone = t ? mem : NULL;
+			worker_free(&wk[n]);
+			s->nomem = true;
+			break;
+		}
+		wk[n].clone = t ? mem : NULL;
+		n++;
+	}
+	for (unsigned int t = 1; t < n; t++)
+		wk[t].started = !pthread_create(&wk[t].thread, NULL, work, &wk[t]);
+	if (n)
+		work(&wk[0]);
+	for (unsigned int t = 1; t < n; t++)
+		if (wk[t].started)
+			pthread_join(wk[t].thread, NULL);
+	if (w.nomem || (!w.stop && w.merged < w.nchunks))
+		s->nomem = true;
+	s->gave_up = w.gave_up;
+	/* What a single thread would have found, in its order. */
+	for (uint64_t i = 0; i < w.nalloc; i++) {
+		struct chunk *c = &w.chunks[i];
+
+		if (i < w.merged) {
+			s->st->slabs += c->st.slabs;
+			s->st->slab_pages += c->st.slab_pages;
+			s->st->bytes += c->st.bytes;
+			s->st->unreadable[KMP_IN_SLAB] += c->st.unreadable[KMP_IN_SLAB];
+			s->st->vmemmap_holes += c->st.vmemmap_holes;
+			for (size_t j = 0; j < c->n; j++)
+				candidate(s, c->v[j].addr, KMP_IN_SLAB, c->v[j].obj, c->v[j].cache);
+		}
+		free(c->v);
+	}
+	free(w.chunks);
+	for (unsigned int t = 0; t < n; t++)
+		worker_free(&wk[t]);
+	pthread_mutex_destroy(&w.lock);
 }
 
 struct vmalloc_walk {
@@ -278,11 +516,11 @@ static bool vmalloc_visit(uint64_t node, void *arg, struct kmp_err *err)
 	bool ok = true;
 
 	(void)err;
-	ok = kmp_read_uint(s->k->mem, va + vl->vm.off, 8, &vm, &e) && vm &&
-	     kmp_read_uint(s->k->mem, vm + vl->vm_addr.off, 8, &addr, &e) &&
-	     kmp_read_uint(s->k->mem, vm + vl->vm_size.off, 8, &size, &e) &&
-	     kmp_read_uint(s->k->mem, vm + vl->vm_pages.off, 8, &pages, &e) &&
-	     kmp_read_uint(s->k->mem, vm + vl->vm_nr_pages.off, vl->vm_nr_pages.size, &nr, &e);
+	ok = kmp_read_uint(s->mem, va + vl->vm.off, 8, &vm, &e) && vm &&
+	     kmp_read_uint(s->mem, vm + vl->vm_addr.off, 8, &addr, &e) &&
+	     kmp_read_uint(s->mem, vm + vl->vm_size.off, 8, &size, &e) &&
+	     kmp_read_uint(s->mem, vm + vl->vm_pages.off, 8, &pages, &e) &&
+	     kmp_read_uint(s->mem, vm + vl->vm_nr_pages.off, vl->vm_nr_pages.size, &nr, &e);
 	/* Only memory with pages of its own: vmalloc, not ioremap (device memory). */
 	if (!ok || !pages || !nr || nr > (1ULL << 22) || nr * s->k->page_size > size ||
 	    addr + nr * s->k->page_size < addr || in_module(s->k, addr, addr + size))
@@ -352,7 +590,7 @@ static bool scan_vmalloc(struct scanner *s, struct kmp_err *err)
 	}
 	ok = vmalloc_lists(&w, heads, &n, err);
 	for (size_t i = 0; ok && i < n; i++) {
-		if (kmp_list_walk(s->k->mem, s->k->l, heads[i], 1u << 22, vmalloc_visit, &w,
+		if (kmp_list_walk(s->mem, s->k->l, heads[i], 1u << 22, vmalloc_visit, &w,
 				  &last, &why) != KMP_WALK_DONE) {
 			kmp_wraperr(err, &why, "the vmalloc area list could not be read to its end: %s",
 				    why.msg);
@@ -364,9 +602,10 @@ static bool scan_vmalloc(struct scanner *s, struct kmp_err *err)
 }
 
 bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
-	      kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err)
+	      unsigned int threads, kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st,
+	      struct kmp_err *err)
 {
-	struct scanner s = { .k = k, .sl = sl, .fn = fn, .arg = arg, .st = st };
+	struct scanner s = { .k = k, .sl = sl, .mem = k->mem, .fn = fn, .arg = arg, .st = st };
 	struct kmp_err verr;
 	bool ok = true;
 
@@ -409,12 +648,16 @@ bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint6
 			kmp_wraperr(err, &verr, "slab memory was not searched: %s", verr.msg);
 		ok = false;
 	} else if (sl->objects_ok && sl->max_pfn && sl->max_pfn <= max_pfn_cap) {
-		scan_slabs(&s, sl->max_pfn);
+		scan_slabs(&s, sl->max_pfn, threads);
 	} else {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "slab memory was not searched: %s", !sl->objects_ok ?
 			   "the debug info lacks struct page/slab/kmem_cache members, or "
 			   "page_offset_base/vmemmap_base are unknown" :
 			   "max_pfn is unknown or beyond the bound");
+		ok = false;
+	}
+	if (ok && s.nomem) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory in the search of slabs");
 		ok = false;
 	}
 	if (ok && s.gave_up) {

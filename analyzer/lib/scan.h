@@ -42,12 +42,16 @@ struct kmp_scan_stats {
 };
 
 /*
- * Scan; @fn is called for each pool.  Returns true, or false with @err
- * set when a whole region kind could not be searched (no slab layout,
- * say); chunks that a dump leaves out are counted, not errors.
- * @max_pfn_cap bounds the struct page walk.
+ * Scan; @fn is called for each pool, from the caller's thread.  Returns
+ * true, or false with @err set when a whole region kind could not be
+ * searched (no slab layout, say); chunks that a dump leaves out are
+ * counted, not errors.  @max_pfn_cap bounds the struct page walk.  Slabs
+ * are searched by up to @threads threads (0: one per CPU, at most 4)
+ * when the memory reader can be cloned (kmp_mem_clone()); the result is
+ * the same for any number.
  */
 bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
-	      kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st, struct kmp_err *err);
+	      unsigned int threads, kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st,
+	      struct kmp_err *err);
 
 #endif

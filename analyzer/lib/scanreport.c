@@ -326,7 +326,7 @@ bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming
 
 		kmp_naming_pool_in(nm, v[i].pi.addr, v[i].where == KMP_IN_VMALLOC ? v[i].obj : 0,
 				   name, sizeof(name));
-		wk = kmp_wait_queue_length(k->mem, k->l, v[i].pi.addr, o->max_waiters, &waiting);
+		wk = kmp_wait_queue_length(k->mem, k->l, v[i].pi.addr, kmp_kernel_wake(k), o->max_waiters, &waiting);
 		kmp_scan_series_read(k, &v[i].pi, sv);
 		if (sv->have && (!sv->counters_ok || !sv->name_ok))
 			note_bad(&v[i], sv, ++nbad);
@@ -354,7 +354,7 @@ bool kmp_scanreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabla
 	struct kmp_scan_stats st;
 	bool ok;
 
-	ok = kmp_scan(k, sl, o->max_pfn, collect, &all, &st, err);
+	ok = kmp_scan(k, sl, o->max_pfn, o->threads, collect, &all, &st, err);
 	if (all.oom && ok) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory while collecting pools");
 		ok = false;

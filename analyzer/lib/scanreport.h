@@ -12,6 +12,7 @@
 struct kmp_scanreport_opts {
 	bool json, verbose;
 	uint64_t max_waiters, max_pfn;
+	unsigned int threads;	/* of the slab search, kmp_scan(); 0: one per CPU */
 	void (*json_kernel)(FILE *f, const void *arg);	/* prints "kernel": {...} */
 	const void *json_kernel_arg;
 };

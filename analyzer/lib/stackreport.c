@@ -142,7 +142,7 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 		if (done[i] || fd.v[i].kind != KMP_SW_WAITING)
 			continue;
 		pool_name(k, nm, p->addr, name, sizeof(name));
-		wk = kmp_wait_queue_length(k->mem, k->l, p->addr, o->max_waiters, &waiting);
+		wk = kmp_wait_queue_length(k->mem, k->l, p->addr, kmp_kernel_wake(k), o->max_waiters, &waiting);
 		print_pool(f, o->json, p, name, waiting, wk, npools == 0);
 		npools++;
 		for (size_t j = i; j < fd.n; j++) {

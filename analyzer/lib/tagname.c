@@ -151,31 +151,15 @@ static bool escape_all(struct kmp_tagnames *t, const char *tname, const char *mo
 	return ok;
 }
 
-int kmp_tag_read(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
-		 struct kmp_tagnames *t, char *why, size_t whylen, struct kmp_err *err)
+/* The tag at @tag from its bytes @buf (@len of them): as kmp_tag_read(). */
+static int tag_from_bytes(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
+			  const unsigned char *buf, size_t len, struct kmp_tagnames *t, char *why,
+			  size_t whylen, struct kmp_err *err)
 {
 	uint64_t name, kind, modname, function, file, line;
 	char *tname = NULL, *mname = NULL;
-	unsigned char *buf;
-	size_t len = l->mtag_size;
 	int rc = -1;
 
-	memset(t, 0, sizeof(*t));
-	if (!len || len > KMP_MAX_STRUCT) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "no usable struct mempool_tag in the debug info");
-		return -1;
-	}
-	buf = malloc(len);
-	if (!buf) {
-		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return -1;
-	}
-	if (!kmp_read(mem, tag, buf, len, err)) {
-		struct kmp_err cause = *err;
-
-		kmp_wraperr(err, &cause, "mempool_tag at 0x%" PRIx64 ": %s", tag, cause.msg);
-		goto out;
-	}
 	if (!kmp_field_get(buf, len, &l->mtag_name, &name, err) ||
 	    !kmp_field_get(buf, len, &l->mtag_kind, &kind, err) ||
 	    !kmp_field_get(buf, len, &l->mtag_modname, &modname, err) ||
@@ -210,10 +194,113 @@ int kmp_tag_read(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
 		rc = -1;
 	}
 out:
-	free(buf);
 	free(tname);
 	free(mname);
+	return rc;
+}
+
+/* The tag's bytes, in a malloc'ed buffer of l->mtag_size; NULL with @err. */
+static unsigned char *tag_bytes(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
+				struct kmp_err *err)
+{
+	size_t len = l->mtag_size;
+	unsigned char *buf;
+
+	if (!len || len > KMP_MAX_STRUCT) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "no usable struct mempool_tag in the debug info");
+		return NULL;
+	}
+	buf = malloc(len);
+	if (!buf) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (!kmp_read(mem, tag, buf, len, err)) {
+		struct kmp_err cause = *err;
+
+		kmp_wraperr(err, &cause, "mempool_tag at 0x%" PRIx64 ": %s", tag, cause.msg);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* A copy of @from's strings in @to; false when out of memory (@to then empty). */
+static bool tagnames_dup(struct kmp_tagnames *to, const struct kmp_tagnames *from)
+{
+	bool ok;
+
+	memset(to, 0, sizeof(*to));
+	to->line = from->line;
+	to->name = strdup(from->name);
+	to->owner = strdup(from->owner);
+	to->site = strdup(from->site);
+	to->function = strdup(from->function);
+	to->file = strdup(from->file);
+	to->kind = from->kind ? strdup(from->kind) : NULL;
+	ok = to->name && to->owner && to->site && to->function && to->file &&
+	     (!from->kind || to->kind);
+	if (!ok)
+		kmp_tagnames_free(to);
+	return ok;
+}
+
+int kmp_tag_read_cached(struct kmp_tagcache *c, struct kmp_mem *mem, const struct kmp_layout *l,
+			uint64_t tag, struct kmp_tagnames *t, char *why, size_t whylen,
+			struct kmp_err *err)
+{
+	struct kmp_tagcache_slot *slot = NULL;
+	unsigned char *buf;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	buf = tag_bytes(mem, l, tag, err);
+	if (!buf)
+		return -1;
+	if (c) {
+		slot = &c->slot[((tag >> 3) * 0x9e3779b97f4a7c15ULL) >> 58 & (KMP_TAGCACHE_SLOTS - 1)];
+		/* The same bytes at the same address: the strings read for it before. */
+		if (slot->raw && slot->addr == tag && !memcmp(slot->raw, buf, l->mtag_size)) {
+			free(buf);
+			c->hits++;
+			if (tagnames_dup(t, &slot->t))
+				return 1;
+			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+			return -1;
+		}
+	}
+	rc = tag_from_bytes(mem, l, tag, buf, l->mtag_size, t, why, whylen, err);
+	if (rc == 1 && slot) {
+		struct kmp_tagnames copy;
+
+		if (tagnames_dup(&copy, t)) {
+			free(slot->raw);
+			kmp_tagnames_free(&slot->t);
+			slot->addr = tag;
+			slot->raw = buf;
+			slot->t = copy;
+			buf = NULL;
+		}
+	}
+	free(buf);
 	if (rc != 1)
 		kmp_tagnames_free(t);
 	return rc;
+}
+
+int kmp_tag_read(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
+		 struct kmp_tagnames *t, char *why, size_t whylen, struct kmp_err *err)
+{
+	return kmp_tag_read_cached(NULL, mem, l, tag, t, why, whylen, err);
+}
+
+void kmp_tagcache_free(struct kmp_tagcache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < KMP_TAGCACHE_SLOTS; i++) {
+		free(c->slot[i].raw);
+		kmp_tagnames_free(&c->slot[i].t);
+	}
+	free(c);
 }

@@ -52,6 +52,29 @@ int kmp_tag_read(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
 void kmp_tagnames_free(struct kmp_tagnames *t);
 
 /*
+ * The tags one walk of the list has read, by address: a tag seen again is
+ * read as one block of its bytes, and its strings (five reads more) only
+ * when those bytes changed.  A walk of live memory reads a tag's bytes
+ * afresh for every pool; the strings they point to live in the code that
+ * set the pool up (read-only data).  calloc() one, kmp_tagcache_free() it.
+ */
+#define KMP_TAGCACHE_SLOTS 64
+struct kmp_tagcache {
+	struct kmp_tagcache_slot {
+		uint64_t addr;
+		unsigned char *raw;		/* the tag's bytes, NULL: empty */
+		struct kmp_tagnames t;
+	} slot[KMP_TAGCACHE_SLOTS];
+	uint64_t hits;
+};
+
+/* kmp_tag_read() through the cache @c (may be NULL: no cache). */
+int kmp_tag_read_cached(struct kmp_tagcache *c, struct kmp_mem *mem, const struct kmp_layout *l,
+			uint64_t tag, struct kmp_tagnames *t, char *why, size_t whylen,
+			struct kmp_err *err);
+void kmp_tagcache_free(struct kmp_tagcache *c);
+
+/*
  * Read the NUL-terminated string at @addr, of any length below @max, into
  * a malloc'ed buffer (*@out, its length in *@len).  Returns KMP_STR_OK,
  * KMP_STR_TOO_LONG (no NUL within @max bytes), KMP_STR_FAULT (@err says

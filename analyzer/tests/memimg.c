@@ -30,7 +30,17 @@ static void img_close(struct kmp_mem *mem)
 	(void)mem;
 }
 
-static const struct kmp_mem_ops img_ops = { img_read, img_close };
+/* A second reader of the same image, for the threads of a scan: reads only. */
+static struct kmp_mem *img_clone(struct kmp_mem *mem)
+{
+	struct kmp_mem *m = malloc(sizeof(*m));
+
+	if (m)
+		*m = *mem;
+	return m;
+}
+
+static const struct kmp_mem_ops img_ops = { img_read, img_close, img_clone };
 
 void memimg_init(struct memimg *img, struct kmp_mem *mem)
 {

@@ -14,7 +14,7 @@ struct memimg_region {
 struct memimg {
 	struct memimg_region *r;
 	size_t n;
-	unsigned long reads;
+	_Atomic unsigned long reads;	/* also by the threads of a scan */
 };
 
 void memimg_init(struct memimg *img, struct kmp_mem *mem);

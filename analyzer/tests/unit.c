@@ -29,40 +29,7 @@
 #include "vmlinux.h"
 #include "walk.h"
 
-static int passed, failed;
-static int test_failed;
-static const char *test_name;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("  %s:%d: %s: ", __FILE__, __LINE__, test_name); \
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			test_failed = 1;				\
-		}							\
-	} while (0)
-
-/* The exit status of a run that ended so: kmp_exit_status(), the one mapping. */
-static int status(bool ok, const struct kmp_err *err, bool opened)
-{
-	return ok ? KMP_OK : kmp_exit_status(err, opened);
-}
-
-static void begin(const char *name)
-{
-	test_name = name;
-	test_failed = 0;
-}
-
-static void end(void)
-{
-	printf("%s - %s\n", test_failed ? "not ok" : "ok", test_name);
-	if (test_failed)
-		failed++;
-	else
-		passed++;
-}
+#include "check.h"
 
 /* ------------------------------------------------------------------ */
 /* A synthetic kernel: a list head, a block of pools, a block of strings. */
@@ -618,7 +585,7 @@ static bool ring_visit(uint64_t node, void *arg, struct kmp_err *err)
 
 static void test_brent(void)
 {
-	static const struct kmp_mem_ops ops = { ring_read, ring_close };
+	static const struct kmp_mem_ops ops = { ring_read, ring_close, NULL };
 	struct ring r = { { 0 }, 0 };
 	struct kmp_mem mem = { &ops, &r, false };
 	unsigned long visits = 0;
@@ -956,7 +923,7 @@ static void test_counters(void)
 		{ 4, 2, 3, "low_nr 3;" },
 		{ -2, -3, -4, "min_nr -2," },
 	};
-	static const struct kmp_mem_ops ops = { torn_read, NULL };
+	static const struct kmp_mem_ops ops = { torn_read, NULL, NULL };
 	struct kmp_pools p;
 	struct kmp_err err;
 	struct fake f;
@@ -1163,7 +1130,7 @@ static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 
 static void test_live(void)
 {
-	static const struct kmp_mem_ops ops = { churn_read, NULL };
+	static const struct kmp_mem_ops ops = { churn_read, NULL, NULL };
 	unsigned long at, total, retried = 0, with1 = 0;
 	struct kmp_pools p;
 	struct kmp_err err;

@@ -15,40 +15,7 @@
 #include "fdhook.h"
 #include "flat.h"
 
-static int passed, failed;
-static int test_failed;
-static const char *test_name;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("  %s:%d: %s: ", __FILE__, __LINE__, test_name); \
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			test_failed = 1;				\
-		}							\
-	} while (0)
-
-/* The exit status of a run that ended so: kmp_exit_status(), the one mapping. */
-static int status(bool ok, const struct kmp_err *err, bool opened)
-{
-	return ok ? KMP_OK : kmp_exit_status(err, opened);
-}
-
-static void begin(const char *name)
-{
-	test_name = name;
-	test_failed = 0;
-}
-
-static void end(void)
-{
-	printf("%s - %s\n", test_failed ? "not ok" : "ok", test_name);
-	if (test_failed)
-		failed++;
-	else
-		passed++;
-}
+#include "check.h"
 
 /* ------------------------------------------------------------------ */
 /* A flattened stream, built in memory, then put in a memfd. */

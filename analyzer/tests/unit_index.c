@@ -19,34 +19,7 @@
 #include "modules.h"
 #include "symindex.h"
 
-static int passed, failed;
-static int test_failed;
-static const char *test_name;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("  %s:%d: %s: ", __FILE__, __LINE__, test_name); \
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			test_failed = 1;				\
-		}							\
-	} while (0)
-
-static void begin(const char *name)
-{
-	test_name = name;
-	test_failed = 0;
-}
-
-static void end(void)
-{
-	printf("%s - %s\n", test_failed ? "not ok" : "ok", test_name);
-	if (test_failed)
-		failed++;
-	else
-		passed++;
-}
+#include "check.h"
 
 /* ------------------------------------------------------------------ */
 /* Symbols by name */

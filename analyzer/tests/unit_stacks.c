@@ -25,39 +25,7 @@
 #include "vmlinux.h"
 #include "vmsyms.h"
 
-static int passed, failed, test_failed;
-static const char *test_name;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("  %s:%d: %s: ", __FILE__, __LINE__, test_name); \
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			test_failed = 1;				\
-		}							\
-	} while (0)
-
-/* The exit status of a run that ended so: kmp_exit_status(), the one mapping. */
-static int status(bool ok, const struct kmp_err *err, bool opened)
-{
-	return ok ? KMP_OK : kmp_exit_status(err, opened);
-}
-
-static void begin(const char *name)
-{
-	test_name = name;
-	test_failed = 0;
-}
-
-static void end(void)
-{
-	printf("%s - %s\n", test_failed ? "not ok" : "ok", test_name);
-	if (test_failed)
-		failed++;
-	else
-		passed++;
-}
+#include "check.h"
 
 /* Addresses of the synthetic kernel. */
 #define TEXT		0xffffffff81000000ULL
@@ -507,7 +475,7 @@ static void test_bad_layout(void)
 	      err.kind == KMP_ERR_FORMAT && strstr(err.msg, "mempool_s.elements"),
 	      "check: kind %s: %s", kmp_errkind_name(err.kind), err.msg);
 	memset(&err, 0, sizeof(err));
-	CHECK(status(kmp_scan(&w.k, &w.sl, 1 << 20, count_found, &found, &sst, &err), &err,
+	CHECK(status(kmp_scan(&w.k, &w.sl, 1 << 20, 0, count_found, &found, &sst, &err), &err,
 		     true) == KMP_EFORMAT && strstr(err.msg, "mempool_s.elements") &&
 	      found == 0 && sst.candidates == 0, "scan: %d found, %" PRIu64 " candidates: %s",
 	      found, sst.candidates, err.msg);
@@ -557,7 +525,7 @@ static void json_kernel_none(FILE *f, const void *arg)
 
 static void test_live_retry(void)
 {
-	static const struct kmp_mem_ops ops = { changing_read, changing_close };
+	static const struct kmp_mem_ops ops = { changing_read, changing_close, NULL };
 	struct world w;
 	struct changing c;
 	struct kmp_mem mem = { &ops, &c, false };
@@ -807,6 +775,178 @@ static void test_module_search(void)
 	end();
 }
 
+/* ------------------------------------------------------------------ */
+/* The slab search in chunks and threads (kmp_scan(), issue 23). */
+
+#define VMEMMAP		0xffffea0000000000ULL
+#define DIRECT		0xffff888100000000ULL	/* page_offset_base */
+#define CACHE		0xffff888034000000ULL	/* a struct kmem_cache */
+#define PAGE_STRUCT	64ULL
+#define OBJ_SIZE	256ULL
+
+struct slabseen {
+	uint64_t addr[64];
+	int n;
+};
+
+static void record_found(const struct kmp_found *f, void *arg)
+{
+	struct slabseen *s = arg;
+
+	if (s->n < 64)
+		s->addr[s->n++] = f->pi.addr;
+}
+
+/* Struct pages of pfns [lo, hi) in vmemmap; zeroed (no slab). */
+static unsigned char *pages_at(struct world *w, uint64_t lo, uint64_t hi)
+{
+	return memimg_add(&w->img, VMEMMAP + lo * PAGE_STRUCT, (hi - lo) * PAGE_STRUCT);
+}
+
+/*
+ * A slab of order @order at @pfn (its struct pages in @pages, which start
+ * at pfn @base), with a pool of cache KMALLOC in object 3.
+ */
+static void slab_at(struct world *w, unsigned char *pages, uint64_t base, uint64_t pfn,
+		    unsigned int order)
+{
+	unsigned char *pg = pages + (pfn - base) * PAGE_STRUCT;
+	uint64_t len = 4096ULL << order, pool = DIRECT + pfn * 4096 + 3 * OBJ_SIZE;
+	unsigned char *mem = memimg_add(&w->img, DIRECT + pfn * 4096, len);
+	unsigned char *p = mem + 3 * OBJ_SIZE;
+
+	putf(pg, &w->sl.flags, (1ULL << 9) | (order ? 1ULL << 16 : 0));
+	putf(pg, &w->sl.slab_cache, CACHE);
+	if (order)
+		putf(pg + PAGE_STRUCT, &w->sl.order, order);
+	putf(p, &L.min_nr, 3);
+	putf(p, &L.curr_nr, 3);
+	putf(p, &L.alloc, KMALLOC_FN);
+	putf(p, &L.free, KFREE_FN);
+	putf(p, &L.pool_data, 100);
+	putf(p, &L.elements, ELEMS + 0x100);
+	put(p, L.wait.off + L.wqh_head.off + L.lh_next.off, 8, pool + L.wait.off + L.wqh_head.off);
+	put(p, L.wait.off + L.wqh_head.off + L.lh_prev.off, 8, pool + L.wait.off + L.wqh_head.off);
+}
+
+static void slab_world(struct world *w, uint64_t max_pfn)
+{
+	unsigned char *cache;
+	struct kmp_slablayout *sl = &w->sl;
+
+	world_init(w);
+	memset(sl, 0, sizeof(*sl));
+	sl->page_struct_size = PAGE_STRUCT;
+	sl->flags = (struct kmp_field){ .off = 0, .size = 8, .ok = true };
+	sl->compound_head = (struct kmp_field){ .off = 8, .size = 8, .ok = true };
+	sl->slab_cache = (struct kmp_field){ .off = 16, .size = 8, .ok = true };
+	sl->order = (struct kmp_field){ .off = 40, .size = 1, .ok = true };
+	sl->order_mask = 0xff;
+	sl->size = (struct kmp_field){ .off = 8, .size = 4, .ok = true };
+	sl->object_size = (struct kmp_field){ .off = 12, .size = 4, .ok = true };
+	sl->slab_by = KMP_SLAB_BY_FLAG;
+	sl->pg_slab = 9;
+	sl->pg_head = 16;
+	sl->page_offset_base = DIRECT;
+	sl->vmemmap_base = VMEMMAP;
+	sl->max_pfn = max_pfn;
+	sl->page_size = 4096;
+	sl->objects_ok = true;
+	cache = memimg_add(&w->img, CACHE, 0x100);
+	put(cache, 8, 4, OBJ_SIZE);
+	put(cache, 12, 4, OBJ_SIZE);
+	/* no vmalloc area: an empty vmap_area_list (after the cache) */
+	w->k.vmlayout.ok = true;
+	w->k.vmap_area_list = CACHE + 0x80;
+	put(cache, 0x80 + L.lh_next.off, 8, CACHE + 0x80);
+	put(cache, 0x80 + L.lh_prev.off, 8, CACHE + 0x80);
+	/* pool 1's elements serve the pools in slabs (3 of them) */
+	make_pool(w, 1, 3, 3, KMALLOC_FN, KFREE_FN, 100);
+}
+
+/* Scan @w with @threads threads; its result in @seen, @st; its exit status. */
+static int scan_with(struct world *w, unsigned int threads, struct slabseen *seen,
+		     struct kmp_scan_stats *st, struct kmp_err *err)
+{
+	memset(seen, 0, sizeof(*seen));
+	memset(err, 0, sizeof(*err));
+	return status(kmp_scan(&w->k, &w->sl, 1ULL << 36, threads, record_found, seen, st, err),
+		      err, true);
+}
+
+static void test_slab_threads(void)
+{
+	struct kmp_scan_stats st1, st;
+	struct slabseen one, many;	/* pools passing the strict check: none here */
+	struct kmp_err err;
+	unsigned char *pg;
+	struct world w;
+	int rc1, rc;
+
+	begin("scan: slabs in three chunks with holes give the same pools, order and counts "
+	      "with 1, 2, 3 and 4 threads");
+	slab_world(&w, 70600);
+	pg = pages_at(&w, 0, 1024);			/* chunk 0 */
+	slab_at(&w, pg, 0, 5, 0);
+	slab_at(&w, pg, 0, 10, 1);			/* order 1: pfns 10 and 11 */
+	pg = pages_at(&w, 40000, 41024);		/* chunk 1 */
+	slab_at(&w, pg, 40000, 40007, 0);
+	pg = pages_at(&w, 70000, 70512);		/* chunk 2, to 70600 a hole */
+	slab_at(&w, pg, 70000, 70100, 2);
+	rc1 = scan_with(&w, 1, &one, &st1, &err);
+	/*
+	 * The pools pass the cheap test, not the strict one (their functions
+	 * are no symbols of the test object): the candidates, and the first
+	 * rejected (the first in pfn order), tell what was found and in
+	 * which order.
+	 */
+	CHECK(rc1 == KMP_OK, "1 thread: rc %d: %s", rc1, err.msg);
+	CHECK(st1.candidates == 4 && st1.rejected == 4 && st1.slabs == 4 &&
+	      st1.slab_pages == 1 + 2 + 1 + 4 && st1.vmemmap_holes > 0,
+	      "1 thread: %" PRIu64 " candidates, %" PRIu64 " slabs, %" PRIu64 " pages, %" PRIu64
+	      " holes", st1.candidates, st1.slabs, st1.slab_pages, st1.vmemmap_holes);
+	CHECK(!strncmp(st1.first_rejection, "0xffff888100005300:", 19), "first: %s",
+	      st1.first_rejection);
+	for (unsigned int t = 2; t <= 4; t++) {
+		rc = scan_with(&w, t, &many, &st, &err);
+		CHECK(rc == rc1 && many.n == one.n &&
+		      !strcmp(st.first_rejection, st1.first_rejection),
+		      "%u threads: rc %d, %d pools, first %s", t, rc, many.n, st.first_rejection);
+		CHECK(st.slabs == st1.slabs && st.slab_pages == st1.slab_pages &&
+		      st.bytes == st1.bytes && st.vmemmap_holes == st1.vmemmap_holes &&
+		      st.candidates == st1.candidates && st.rejected == st1.rejected,
+		      "%u threads: counts differ (holes %" PRIu64 " vs %" PRIu64 ")", t,
+		      st.vmemmap_holes, st1.vmemmap_holes);
+	}
+	kmp_vmlinux_funcs_free(w.k.funcs);
+	memimg_free(&w.img);
+	end();
+
+	begin("scan: 64 GiB without struct pages ends the slab search there (exit 5), "
+	      "with any number of threads; a shorter hole does not");
+	slab_world(&w, 1ULL << 25);
+	pg = pages_at(&w, 0, 1024);
+	slab_at(&w, pg, 0, 5, 0);
+	for (unsigned int t = 1; t <= 3; t += 2) {
+		rc = scan_with(&w, t, &many, &st, &err);
+		CHECK(rc == KMP_EPARTIAL && strstr(err.msg, "before pfn 0x1000400") &&
+		      st.candidates == 1, "%u threads: rc %d, %" PRIu64 " candidates: %s", t, rc,
+		      st.candidates, err.msg);
+	}
+	/* struct pages again 24 pfns short of 64 GiB after the last one: searched */
+	pg = pages_at(&w, 1024 + (1ULL << 24) - 24, 1024 + (1ULL << 24) + 488);
+	slab_at(&w, pg, 1024 + (1ULL << 24) - 24, 1024 + (1ULL << 24), 0);
+	w.sl.max_pfn = 1024 + (1ULL << 24) + 488;
+	for (unsigned int t = 1; t <= 3; t += 2) {
+		rc = scan_with(&w, t, &many, &st, &err);
+		CHECK(rc == KMP_OK && st.candidates == 2, "%u threads: rc %d, %" PRIu64
+		      " candidates: %s", t, rc, st.candidates, err.msg);
+	}
+	kmp_vmlinux_funcs_free(w.k.funcs);
+	memimg_free(&w.img);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	struct kmp_vmlinux *v = &V;
@@ -847,6 +987,7 @@ int main(int argc, char **argv)
 	L.task_thread_group = L.task_thread_node;
 	test_poolcheck();
 	test_loops();
+	test_slab_threads();
 	test_live_retry();
 	test_no_members();
 	test_bad_layout();

@@ -23,38 +23,7 @@
 #include "tagname.h"
 #include "vmlinux.h"
 
-static int passed, failed, test_failed;
-static const char *test_name;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("  %s:%d: %s: ", __FILE__, __LINE__, test_name); \
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			test_failed = 1;				\
-		}							\
-	} while (0)
-
-static void begin(const char *name)
-{
-	test_name = name;
-	test_failed = 0;
-}
-
-static void end(void)
-{
-	printf("%s - %s\n", test_failed ? "not ok" : "ok", test_name);
-	if (test_failed)
-		failed++;
-	else
-		passed++;
-}
-
-static int status(bool ok, const struct kmp_err *err)
-{
-	return ok ? KMP_OK : kmp_exit_status(err, true);
-}
+#include "check.h"
 
 #define HEAD_ADDR	0xffffffff82a01000ULL
 #define JIFFIES_ADDR	0xffffffff82b00000ULL
@@ -484,9 +453,9 @@ static void test_bad_tag(void)
 	fake_four(&f);
 	put(pool_bytes(&f, 1), &L.tag, 0xffff8880dead0000ULL);
 	ok = read_all(&f, &p, &err);
-	CHECK(status(ok, &err) == KMP_EPARTIAL && err.kind == KMP_ERR_UNMAPPED &&
+	CHECK(status(ok, &err, true) == KMP_EPARTIAL && err.kind == KMP_ERR_UNMAPPED &&
 	      one_line(err.msg) && strstr(err.msg, "mempool_tag at 0xffff8880dead0000"),
-	      "status %d: %s", status(ok, &err), err.msg);
+	      "status %d: %s", status(ok, &err, true), err.msg);
 	CHECK(p.n == 1, "%zu pools before the bad one", p.n);
 	kmp_pools_free(&p);
 	memimg_free(&f.img);
@@ -503,8 +472,8 @@ static void test_bad_tag(void)
 		f.strused += KMP_TAGSTR_MAX + 64;
 	}
 	ok = read_all(&f, &p, &err);
-	CHECK(status(ok, &err) == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT &&
-	      one_line(err.msg) && p.n == 3, "status %d, %zu pools: %s", status(ok, &err), p.n,
+	CHECK(status(ok, &err, true) == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT &&
+	      one_line(err.msg) && p.n == 3, "status %d, %zu pools: %s", status(ok, &err, true), p.n,
 	      err.msg);
 	CHECK(strstr(notes, "mempool at 0xffff888004000600 left out as corrupt: its function "
 		     "at 0x") && strstr(notes, "has no NUL within 4096 bytes"), "notes: %s", notes);
@@ -518,9 +487,9 @@ static void test_bad_tag(void)
 	put(tag_bytes(&f, 1), &L.mtag_filename, 0);
 	put(pool_bytes(&f, 2), &L.pool_data, 64);
 	ok = read_all(&f, &p, &err);
-	CHECK(status(ok, &err) == KMP_EPARTIAL && p.n == 1 && one_line(err.msg) &&
+	CHECK(status(ok, &err, true) == KMP_EPARTIAL && p.n == 1 && one_line(err.msg) &&
 	      strstr(err.msg, "3 mempool(s) left out as corrupt"), "status %d, %zu pools: %s",
-	      status(ok, &err), p.n, err.msg);
+	      status(ok, &err, true), p.n, err.msg);
 	CHECK(strstr(notes, "it has no tag (NULL pointer)") &&
 	      strstr(notes, "has no file name (NULL pointer)") &&
 	      strstr(notes, "page order 64 is out of range"), "notes: %s", notes);
@@ -545,10 +514,10 @@ static void test_bad_counters(void)
 		put(pool_bytes(&f, 1), &L.curr_nr, (uint64_t)(int64_t)bad[i][1]);
 		put(pool_bytes(&f, 1), &L.low_nr, (uint64_t)(int64_t)bad[i][2]);
 		ok = read_all(&f, &p, &err);
-		CHECK(status(ok, &err) == KMP_EPARTIAL && p.n == 3 && one_line(err.msg) &&
+		CHECK(status(ok, &err, true) == KMP_EPARTIAL && p.n == 3 && one_line(err.msg) &&
 		      strstr(notes, "its counters break 0 <= low_nr <= curr_nr <= min_nr") &&
 		      strstr(notes, "name dm-crypt_req"), "case %zu: status %d, %zu pools: %s / %s",
-		      i, status(ok, &err), p.n, err.msg, notes);
+		      i, status(ok, &err, true), p.n, err.msg, notes);
 		kmp_pools_free(&p);
 		memimg_free(&f.img);
 	}
@@ -576,6 +545,123 @@ static void test_format(void)
 	end();
 }
 
+/* A reader that rewrites tag 0 (its file and line) before serving its @nth read. */
+struct retag {
+	struct kmp_mem inner;
+	struct fake *f;
+	int reads, nth;
+	uint64_t file;
+};
+
+static bool retag_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		       struct kmp_err *err)
+{
+	struct retag *r = mem->priv;
+
+	if (addr == tag_addr(0) && ++r->reads == r->nth) {
+		put(tag_bytes(r->f, 0), &L.mtag_filename, r->file);
+		put(tag_bytes(r->f, 0), &L.mtag_lineno, 99);
+	}
+	return kmp_read(&r->inner, addr, buf, len, err);
+}
+
+/* Pools 0..n-1, each with its own instance; all on tag 0 when @shared, else each on its own. */
+static void same_site(struct fake *f, size_t n, bool shared)
+{
+	const struct spec s = { "kmp_many", NULL, "kmp_many_init", "kmp_test", "kmp_test.c", 42,
+				FNS.kmalloc, 64, 2, 2, 2, 0, 0, 0, 0, NULL };
+	char inst[32];
+
+	fake_init(f, n);
+	for (size_t i = 0; i < n; i++) {
+		struct spec si = s;
+
+		snprintf(inst, sizeof(inst), "many%zu", i);
+		si.instance = inst;
+		set_pool(f, i, &si);
+		if (shared)
+			put(pool_bytes(f, i), &L.tag, tag_addr(0));
+	}
+	link_pools(f, n);
+}
+
+/*
+ * Issue 21, item 8: pools made at one call site share a tag; a walk reads
+ * its strings once, then only the tag's bytes, and reads them again when
+ * those bytes changed.
+ */
+static void test_tag_cache(void)
+{
+	struct kmp_pools shared, own;
+	struct kmp_err err;
+	struct fake f;
+	unsigned long rshared, rown;
+	bool ok;
+
+	begin("tags: pools of one call site read the tag's strings once a walk; a tag whose "
+	      "bytes changed is read again");
+	same_site(&f, 6, false);
+	f.img.reads = 0;
+	ok = read_all(&f, &own, &err);
+	rown = f.img.reads;
+	memimg_free(&f.img);
+	same_site(&f, 6, true);
+	f.img.reads = 0;
+	CHECK(ok && read_all(&f, &shared, &err) && shared.n == 6 && own.n == 6, "walks: %s",
+	      err.msg);
+	rshared = f.img.reads;
+	/* each of 5 pools: its name, function, file and module name not read again */
+	CHECK(rown >= rshared + 5 * 4, "reads: %lu with a tag each, %lu with one tag", rown,
+	      rshared);
+	for (size_t i = 0; i < shared.n && i < own.n; i++)
+		CHECK(!strcmp(shared.v[i].name, own.v[i].name) &&
+		      !strcmp(shared.v[i].site, own.v[i].site) &&
+		      !strcmp(shared.v[i].owner, own.v[i].owner) &&
+		      !strcmp(shared.v[i].instance, own.v[i].instance),
+		      "pool %zu: %s %s %s", i, shared.v[i].name, shared.v[i].site, shared.v[i].owner);
+	kmp_pools_free(&shared);
+	kmp_pools_free(&own);
+	{
+		struct retag r = { .inner = f.mem, .f = &f, .nth = 3 };
+		static const struct kmp_mem_ops ops = { retag_read, NULL, NULL };
+		struct kmp_mem mem = { .ops = &ops, .priv = &r };
+
+		r.file = str(&f, "other.c");
+		memset(&shared, 0, sizeof(shared));
+		shared.clock.jiffies_addr = JIFFIES_ADDR;
+		shared.clock.jiffies_size = 8;
+		shared.clock.hz = HZ;
+		shared.clock.v6 = FNS;
+		CHECK(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &shared, &err) && shared.n == 6,
+		      "walk: %s", err.msg);
+		CHECK(shared.n == 6 && !strcmp(shared.v[1].site, "kmp_test.c:42") &&
+		      !strcmp(shared.v[2].site, "other.c:99") &&
+		      !strcmp(shared.v[5].site, "other.c:99"), "sites: %s, %s, %s",
+		      shared.n == 6 ? shared.v[1].site : "", shared.n == 6 ? shared.v[2].site : "",
+		      shared.n == 6 ? shared.v[5].site : "");
+		kmp_pools_free(&shared);
+	}
+	memimg_free(&f.img);
+	end();
+}
+
+/* The count of a queue that scan, triage and the stack search print: mempool_alloc()'s waiters only. */
+static void test_queue_length(void)
+{
+	struct fake f;
+	uint64_t n = 0, all = 0;
+
+	begin("queue length: the foreign entry on a v6 pool's queue is not counted by the "
+	      "searches' count either");
+	fake_four(&f);
+	CHECK(kmp_wait_queue_length(&f.mem, &L, pool_addr(2), FNS.wake, 100, &n) && n == 2,
+	      "waiters by wake function: %" PRIu64, n);
+	CHECK(kmp_wait_queue_length(&f.mem, &L, pool_addr(2), 0, 100, &all) && all == 3,
+	      "every entry: %" PRIu64, all);
+	memimg_free(&f.img);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -590,6 +676,8 @@ int main(int argc, char **argv)
 	test_bad_tag();
 	test_bad_counters();
 	test_format();
+	test_tag_cache();
+	test_queue_length();
 	printf("unit-v6: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -64,7 +64,7 @@ sync
 insmod /lib/kmp_test.ko $(cat module.params); echo $? > /out/insmod.rc
 kmp_cmd drain kmp_test_kmalloc 2
 kexec -p /work/bzImage --initrd=/work/test.cpio.gz \
-	--append="console=ttyS0 irqpoll nr_cpus=1 reset_devices panic=1"
+	--append="console=ttyS0 irqpoll nr_cpus=1 reset_devices panic=1 no_timer_check"
 echo $? > /out/kexec.rc
 cat /sys/kernel/kexec_crash_loaded > /out/kexec_crash_loaded
 uname -r > /out/uname
