@@ -26,18 +26,8 @@ if [ -f "$OUT" ] && [ "$(cat "$OUT.key" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi
 echo "==> [initrd-stock] building $OUT"
-if [ -z "$R" ]; then
-	tools=(--bin "$(command -v kexec)" --bin "$(command -v makedumpfile)")
-else
-	# Where the suite has them (makedumpfile: /usr/bin from 1.7.6).
-	tools=(--root "$R")
-	for t in kexec makedumpfile; do
-		p=$(chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c "command -v $t") ||
-			{ echo "build-initrd-stock: no $t in $R" >&2; exit 1; }
-		tools+=(--bin "$p")
-	done
-	tools+=(--root "")
-fi
+. "$ROOT/qemu/capture-tools.sh"
+capture_tools "$R" build-initrd-stock || exit 1
 bash "$ROOT/qemu/mkinitramfs.sh" "$OUT" --modules "$KDIR/modroot" \
 	--bin "$KMP" --bin-as "$KMP:/usr/bin/kmempool" \
 	--bin "$(command -v dmsetup)" "${tools[@]}" --bin "$(command -v mdadm)" \
