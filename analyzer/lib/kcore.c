@@ -81,18 +81,25 @@ static const struct kmp_mem_ops kcore_ops = {
 	.clone = kcore_clone,
 };
 
-/* A second reader (mem.h): a descriptor and a copy of the segments of its own. */
+/*
+ * A second reader (mem.h): the segments copied, and /proc/kcore opened
+ * anew, not a dup() of the descriptor: the kernel reads RAM through a
+ * bounce buffer of the open file (open_kcore()'s private_data), so two
+ * threads reading through one open file get each other's bytes.
+ */
 static struct kmp_mem *kcore_clone(struct kmp_mem *mem)
 {
 	const struct kcore *k = mem->priv;
 	struct kmp_mem *m = calloc(1, sizeof(*m));
 	struct kcore *c = calloc(1, sizeof(*c));
+	char self[64];
 
 	if (!m || !c || !(c->segs = calloc(k->nsegs, sizeof(*c->segs))))
 		goto fail;
 	memcpy(c->segs, k->segs, k->nsegs * sizeof(*c->segs));
 	c->nsegs = k->nsegs;
-	c->fd = fcntl(k->fd, F_DUPFD_CLOEXEC, 0);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", k->fd);
+	c->fd = open(self, O_RDONLY | O_CLOEXEC);
 	if (c->fd < 0)
 		goto fail;
 	*m = (struct kmp_mem){ .ops = &kcore_ops, .priv = c, .live = mem->live };

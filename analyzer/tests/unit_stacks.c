@@ -8,6 +8,9 @@
  *
  *   unit-stacks FAKE_VMLINUX
  */
+#include <dirent.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core.h"
 #include "layout_check.h"
 #include "memimg.h"
 #include "poolcheck.h"
@@ -947,6 +951,94 @@ static void test_slab_threads(void)
 	end();
 }
 
+/*
+ * A clone of a /proc/kcore reader must open the file anew: the kernel
+ * reads RAM through a bounce buffer of the open file, so threads sharing
+ * one (a dup()) read each other's bytes (the live scan lost pools so).
+ * File status flags belong to the open file: one set on the first
+ * descriptor shows on a dup() and not on a new open().
+ */
+static void test_kcore_clone(void)
+{
+	char path[] = "/tmp/kmp-kcore.XXXXXX", link[4096], want[4096];
+	unsigned char page[4096], got[64];
+	struct kmp_core core = { 0 };
+	struct kmp_mem *clone = NULL;
+	Elf64_Ehdr eh = { 0 };
+	Elf64_Phdr ph = { 0 };
+	struct kmp_err err;
+	int fd, shared = 0, others = 0;
+	DIR *d;
+
+	begin("kcore: a second reader opens /proc/kcore anew (its own open file), "
+	      "and reads the same bytes");
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0) {
+		end();
+		return;
+	}
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_CORE;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof(eh);
+	eh.e_ehsize = sizeof(eh);
+	eh.e_phentsize = sizeof(ph);
+	eh.e_phnum = 1;
+	ph.p_type = PT_LOAD;
+	ph.p_offset = 4096;
+	ph.p_vaddr = 0xffff888000000000ULL;
+	ph.p_filesz = ph.p_memsz = sizeof(page);
+	for (size_t i = 0; i < sizeof(page); i++)
+		page[i] = (unsigned char)(i * 7);
+	CHECK(pwrite(fd, &eh, sizeof(eh), 0) == sizeof(eh) &&
+	      pwrite(fd, &ph, sizeof(ph), sizeof(eh)) == sizeof(ph) &&
+	      pwrite(fd, page, sizeof(page), 4096) == sizeof(page), "write %s", path);
+	snprintf(core.path, sizeof(core.path), "%s", path);
+	if (!kmp_kcore_open(&core, fd, &err)) {
+		CHECK(0, "kmp_kcore_open: %s", err.msg);
+		unlink(path);
+		end();
+		return;
+	}
+	clone = kmp_mem_clone(&core.mem);
+	CHECK(clone, "no clone");
+	CHECK(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0, "F_SETFL");
+	snprintf(want, sizeof(want), "%s", path);
+	d = opendir("/proc/self/fd");
+	for (struct dirent *de; d && (de = readdir(d));) {
+		char p[300];
+		ssize_t n;
+		int other = atoi(de->d_name);
+
+		snprintf(p, sizeof(p), "/proc/self/fd/%s", de->d_name);
+		n = readlink(p, link, sizeof(link) - 1);
+		if (n < 0 || other == fd || other == dirfd(d))
+			continue;
+		link[n] = '\0';
+		if (strcmp(link, want))
+			continue;
+		others++;
+		if (fcntl(other, F_GETFL) & O_NONBLOCK)
+			shared++;
+	}
+	if (d)
+		closedir(d);
+	CHECK(others == 1 && !shared, "%d other descriptors of the file, %d sharing its open file",
+	      others, shared);
+	CHECK(clone && kmp_read(clone, 0xffff888000000100ULL, got, sizeof(got), &err) &&
+	      !memcmp(got, page + 0x100, sizeof(got)), "clone read: %s", err.msg);
+	kmp_mem_free(clone);
+	kmp_core_close(&core);
+	free(core.vmcoreinfo);
+	unlink(path);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	struct kmp_vmlinux *v = &V;
@@ -988,6 +1080,7 @@ int main(int argc, char **argv)
 	test_poolcheck();
 	test_loops();
 	test_slab_threads();
+	test_kcore_clone();
 	test_live_retry();
 	test_no_members();
 	test_bad_layout();

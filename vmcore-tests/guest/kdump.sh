@@ -88,9 +88,10 @@ else
 		run kmp-waiters-list-live kmempool waiters -f json -s /work/vmlinux
 		run kmp-waiters-stacks-live kmempool waiters --source stacks -f json \
 			-s /work/vmlinux -M /lib/kmp_test.ko
-		# The scan against the list, live (the system is quiet: tasks blocked).
+		# The scan against the list, live (the system is quiet: tasks blocked),
+		# with four readers of /proc/kcore at once (each its own open file).
 		run kmp-report-live-json kmempool -f json -s /work/vmlinux
-		run kmp-scan-live kmempool scan -f json -s /work/vmlinux -M /lib/kmp_test.ko
+		run kmp-scan-live kmempool scan -j 4 -f json -s /work/vmlinux -M /lib/kmp_test.ko
 	fi
 	snap proc-block
 	save-results
