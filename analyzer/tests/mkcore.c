@@ -27,7 +27,6 @@
  * file layout on stdout, one "SEGMENT vaddr offset size" line each, for
  * tests that cut the file at a chosen place.
  */
-#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +36,7 @@
 #include "pools.h"
 #include "report.h"
 #include "vmlinux.h"
+#include "elfcore.h"
 
 /*
  * Everything lies in the kernel text mapping (KASLR offset + link address),
@@ -365,17 +365,7 @@ int main(int argc, char **argv)
 	size_t notesz = sizeof(nh) + 12 + ((vilen + 3) & ~3UL);
 	size_t hdrsz = sizeof(eh) + (size_t)(nr + 1) * sizeof(Elf64_Phdr);
 
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof(eh);
-	eh.e_ehsize = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = (Elf64_Half)(nr + 1);
+	eh = elfcore_header((unsigned int)nr + 1);
 	ph[0].p_type = PT_NOTE;
 	ph[0].p_offset = hdrsz;
 	ph[0].p_filesz = notesz;

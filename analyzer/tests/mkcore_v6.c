@@ -18,7 +18,6 @@
  *	columns		the image's column line differs (one byte)
  *	version		the image's format version is "1.1"
  */
-#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 
 #include "layout.h"
 #include "vmlinux.h"
+#include "elfcore.h"
 
 #define KASLR		0xffffffff80000000ULL
 #define DATA_OFF	0x400000ULL	/* pools, tags, strings, the cache: offsets from KASLR */
@@ -225,17 +225,7 @@ int main(int argc, char **argv)
 	size_t hdrsz = sizeof(eh) + 3 * sizeof(Elf64_Phdr);
 	uint64_t off = (hdrsz + notesz + PAGE - 1) & ~(PAGE - 1);
 
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof(eh);
-	eh.e_ehsize = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = 3;
+	eh = elfcore_header(3);
 	ph[0] = (Elf64_Phdr){ PT_NOTE, 0, hdrsz, 0, 0, notesz, notesz, 0 };
 	ph[1] = (Elf64_Phdr){ PT_LOAD, PF_R | PF_W | PF_X, off, KASLR + lo, KTEXT_PHYS + lo,
 			      hi - lo, hi - lo, 0 };

@@ -9,7 +9,6 @@
  *   unit-stacks FAKE_VMLINUX
  */
 #include <dirent.h>
-#include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include "vmsyms.h"
 
 #include "check.h"
+#include "elfcore.h"
 
 /* Addresses of the synthetic kernel. */
 #define TEXT		0xffffffff81000000ULL
@@ -978,17 +978,7 @@ static void test_kcore_clone(void)
 		end();
 		return;
 	}
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof(eh);
-	eh.e_ehsize = sizeof(eh);
-	eh.e_phentsize = sizeof(ph);
-	eh.e_phnum = 1;
+	eh = elfcore_header(1);
 	ph.p_type = PT_LOAD;
 	ph.p_offset = 4096;
 	ph.p_vaddr = 0xffff888000000000ULL;
