@@ -10,6 +10,7 @@
 #include "field.h"
 #include "namerule.h"
 #include "pools.h"
+#include "readcache.h"
 #include "tagname.h"
 #include "walk.h"
 
@@ -116,13 +117,21 @@ static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uin
 long kmp_live_pause_ns = 2000000L;
 
 struct pools_arg {
-	struct kmp_mem *mem;
+	/*
+	 * Live memory: @mem reads through @rc, the pages of this walk
+	 * attempt; @fresh is the reader itself, for what must be read now
+	 * (is the pool still there, its counters and queue).  Otherwise both
+	 * are the caller's reader.
+	 */
+	struct kmp_mem *mem, *fresh;
+	struct kmp_readcache *rc;
 	const struct kmp_layout *l;
 	const struct kmp_limits *lim;
 	const struct kmp_pool_sink *sink;
 	struct kmp_pools *st;
 	unsigned char *buf, *again;
 	struct kmp_tagcache *tags;	/* series v6: the tags read in this walk */
+	uint64_t prev_seen;		/* read_with_prev(): the node whose next it read */
 	bool have_now;		/* format 1.2: jiffies of this walk */
 	uint64_t now;
 	/* Notes of a live attempt are kept until it is known to be the last. */
@@ -201,6 +210,41 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 }
 
 /*
+ * The pool at @addr read now into a->again, with the next pointer of the
+ * node before it when that node lies in the same page: one read of both
+ * (the pools of a walk are mostly neighbours in a slab page).  True with
+ * *@have and *@prev_next set when the span was read; false: nothing read.
+ */
+static bool read_with_prev(struct pools_arg *a, uint64_t addr, uint64_t *prev_next, bool *have)
+{
+	const struct kmp_layout *l = a->l;
+	size_t len = l->pool_size;
+	uint64_t prev, lo, hi, at;
+	unsigned char span[KMP_RC_PAGE];
+	struct kmp_field pn;
+	struct kmp_err why;
+
+	*have = false;
+	/* The node before it, as the walk saw it: the cached copy's prev link. */
+	if (!kmp_field_get(a->buf, len, &l->list_prev, &prev, &why))
+		return false;
+	at = prev + l->lh_next.off;
+	lo = at < addr ? at : addr;
+	hi = at + l->lh_next.size > addr + len ? at + l->lh_next.size : addr + len;
+	if (at > UINT64_MAX - 8 || addr > UINT64_MAX - len || hi - lo > sizeof(span) ||
+	    (lo & ~(KMP_RC_PAGE - 1)) != ((hi - 1) & ~(KMP_RC_PAGE - 1)) ||
+	    !kmp_read(a->fresh, lo, span, hi - lo, &why))
+		return false;
+	pn = (struct kmp_field){ .off = at - lo, .size = l->lh_next.size, .ok = true };
+	if (!kmp_field_get(span, hi - lo, &pn, prev_next, &why))
+		return false;
+	memcpy(a->again, span + (addr - lo), len);
+	a->prev_seen = prev;
+	*have = true;
+	return true;
+}
+
+/*
  * Live memory: is the pool at @addr, whose record was read into a->buf,
  * still the same pool on the list?  Its links and string pointers must
  * not have changed, and the node before it must still point to it.
@@ -216,8 +260,10 @@ static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err
 	size_t len = l->pool_size, nsame = l->v6 ? 4 : l->v12 ? 5 : 4;
 	uint64_t prev = 0, next = 0, prev_next, was, now;
 	struct kmp_err why;
+	bool have_prev_next = false;
 
-	if (!kmp_read(a->mem, addr, a->again, len, &why)) {
+	if (!read_with_prev(a, addr, &prev_next, &have_prev_next) &&
+	    !kmp_read(a->fresh, addr, a->again, len, &why)) {
 		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
 			  "it was read", addr);
 		return false;
@@ -237,7 +283,8 @@ static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err
 		return false;
 	/* list_del_init() leaves the node pointing at itself: gone from the list. */
 	if (prev == addr + l->list.off || next == addr + l->list.off ||
-	    !kmp_read_uint(a->mem, prev + l->lh_next.off, l->lh_next.size, &prev_next, &why) ||
+	    (!(have_prev_next && prev == a->prev_seen) &&
+	     !kmp_read_uint(a->fresh, prev + l->lh_next.off, l->lh_next.size, &prev_next, &why)) ||
 	    prev_next != addr + l->list.off) {
 		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " left the list "
 			  "while it was read", addr);
@@ -291,7 +338,7 @@ static bool check_counters(struct pools_arg *a, uint64_t addr, struct kmp_pool *
 
 	*bad = false;
 	for (int i = 0; a->mem->live && !counters_ok(p) && i < 3; i++) {
-		if (!kmp_read(a->mem, addr, a->again, a->l->pool_size, &why))
+		if (!kmp_read(a->fresh, addr, a->again, a->l->pool_size, &why))
 			break;
 		if (!read_counters(a->l, a->again, p, err))
 			return false;
@@ -508,6 +555,21 @@ static int v6_type(struct pools_arg *a, uint64_t addr, const struct record *r,
 	return 1;
 }
 
+/*
+ * Is the wait queue of the pool whose bytes are @buf (read from @addr)
+ * empty?  Its head's next pointer points at the head itself.
+ */
+static bool queue_empty(const struct kmp_layout *l, const unsigned char *buf, uint64_t addr)
+{
+	struct kmp_field next = { .off = l->wait_head.off + l->lh_next.off,
+				  .size = l->lh_next.size, .ok = l->wait_head.ok && l->lh_next.ok };
+	struct kmp_err why;
+	uint64_t v;
+
+	return next.off >= l->wait_head.off &&
+	       kmp_field_get(buf, l->pool_size, &next, &v, &why) && v == addr + l->wait_head.off;
+}
+
 static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 {
 	struct pools_arg *a = arg;
@@ -564,7 +626,14 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	q.wake = a->st->clock.v6.wake;
 	/* A live queue changes as tasks come and go: count it again before giving up. */
 	for (int i = a->mem->live ? 3 : 1; i > 0; i--) {
-		p.waiting_unknown = !wait_queue_scan(a->mem, l, addr, a->lim->max_waiters, &q,
+		/* An empty queue (its head points at itself, in the bytes just read) needs no walk. */
+		if (i == (a->mem->live ? 3 : 1) &&
+		    queue_empty(l, a->mem->live ? a->again : a->buf, addr)) {
+			q.n = q.oldest = 0;
+			p.waiting_unknown = false;
+			break;
+		}
+		p.waiting_unknown = !wait_queue_scan(a->fresh, l, addr, a->lim->max_waiters, &q,
 						     &rerr);
 		p.waiting = q.n;
 		p.oldest_wait = q.oldest;
@@ -627,9 +696,11 @@ static bool walk_attempts(struct pools_arg *a, uint64_t head, enum kmp_walk_stat
 		}
 		st->skipped = st->uncounted = 0;
 		a->nkept = a->dropped = 0;
+		if (a->rc)
+			kmp_readcache_reset(a->rc);
 		/* Format 1.2: "now" for the waits, read again for each live walk. */
 		a->have_now = a->l->v12 && st->clock.jiffies_addr &&
-			      kmp_read_uint(a->mem, st->clock.jiffies_addr, st->clock.jiffies_size,
+			      kmp_read_uint(a->fresh, st->clock.jiffies_addr, st->clock.jiffies_size,
 					    &a->now, why);
 		*ws = kmp_list_walk(a->mem, a->l, head, a->lim->max_pools, pool_visit, a, last,
 				    why);
@@ -695,7 +766,8 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 		    const struct kmp_limits *lim, const struct kmp_pool_sink *sink,
 		    struct kmp_pools *st, struct kmp_err *err)
 {
-	struct pools_arg a = { .mem = mem, .l = l, .lim = lim, .sink = sink, .st = st };
+	struct pools_arg a = { .mem = mem, .fresh = mem, .l = l, .lim = lim, .sink = sink,
+			       .st = st };
 	enum kmp_walk_status ws = KMP_WALK_BROKEN;
 	size_t size = l->pool_size ? l->pool_size : 1;
 	struct kmp_err why = { 0 };
@@ -708,9 +780,13 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	a.again = malloc(size);
 	if (l->v6)
 		a.tags = calloc(1, sizeof(*a.tags));
-	if (mem->live)
+	if (mem->live) {
 		a.kept = calloc(NOTES_KEPT, sizeof(*a.kept));
-	if (!a.buf || !a.again || (mem->live && !a.kept) || (l->v6 && !a.tags))
+		a.rc = kmp_readcache_new(mem);
+		if (a.rc)
+			a.mem = &a.rc->mem;
+	}
+	if (!a.buf || !a.again || (mem->live && (!a.kept || !a.rc)) || (l->v6 && !a.tags))
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 	else if (walk_attempts(&a, head, &ws, &why, &last, &same, err)) {
 		flush_notes(&a);
@@ -722,6 +798,7 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	free(a.buf);
 	free(a.again);
 	free(a.kept);
+	kmp_readcache_free(a.rc);
 	kmp_tagcache_free(a.tags);
 	return ok;
 }

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: a few pages of a live reader kept for one walk of the list.
+ *
+ * On /proc/kcore every read is a system call; a walk of 100,000 pools made
+ * eight of them a pool.  The pools and their strings lie side by side in
+ * slab pages, so the walk reads whole pages once and takes the rest from
+ * them.  What comes from the cache is as old as the walk attempt (it is
+ * emptied at each start); the checks that a pool is still there, and
+ * every read again after a doubt, go to the reader underneath.
+ */
+#ifndef KMP_READCACHE_H
+#define KMP_READCACHE_H
+
+#include "mem.h"
+
+#define KMP_RC_SLOTS 16
+#define KMP_RC_PAGE 4096ULL
+
+struct kmp_readcache {
+	struct kmp_mem mem;		/* reads through the cache: pass &rc->mem */
+	struct kmp_mem *under;		/* the reader it keeps pages of */
+	uint64_t page[KMP_RC_SLOTS];	/* the page's address, if valid */
+	bool valid[KMP_RC_SLOTS];
+	unsigned int next;		/* the slot to fill next (round robin) */
+	unsigned long hits, misses;
+	unsigned char data[KMP_RC_SLOTS][KMP_RC_PAGE];
+};
+
+/* A cache (malloc'ed) in front of @under, which it does not own; NULL when out of memory. */
+struct kmp_readcache *kmp_readcache_new(struct kmp_mem *under);
+/* Forget every page: the next reads go to the reader underneath. */
+void kmp_readcache_reset(struct kmp_readcache *rc);
+void kmp_readcache_free(struct kmp_readcache *rc);
+
+#endif
