@@ -113,6 +113,10 @@ static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uin
 }
 
 #define NOTES_KEPT 16
+#define PENDING_MAX 64
+
+struct record;
+struct pending;
 
 long kmp_live_pause_ns = 2000000L;
 
@@ -131,7 +135,14 @@ struct pools_arg {
 	struct kmp_pools *st;
 	unsigned char *buf, *again;
 	struct kmp_tagcache *tags;	/* series v6: the tags read in this walk */
-	uint64_t prev_seen;		/* read_with_prev(): the node whose next it read */
+	/*
+	 * Live: pools read whose strings are read, not yet checked again;
+	 * all in one page, so that one read checks them (flush_pending()).
+	 */
+	struct pending *pend;
+	size_t npend;
+	unsigned char *pend_bytes;	/* PENDING_MAX records */
+	unsigned char *span;		/* KMP_RC_PAGE bytes */
 	bool have_now;		/* format 1.2: jiffies of this walk */
 	uint64_t now;
 	/* Notes of a live attempt are kept until it is known to be the last. */
@@ -210,46 +221,14 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 }
 
 /*
- * The pool at @addr read now into a->again, with the next pointer of the
- * node before it when that node lies in the same page: one read of both
- * (the pools of a walk are mostly neighbours in a slab page).  True with
- * *@have and *@prev_next set when the span was read; false: nothing read.
+ * Live memory: is the pool at @addr, whose record was read into a->buf and
+ * again just now into a->again, still the same pool on the list?  Its
+ * links and string pointers must not have changed, and the node before it
+ * must still point to it: its next pointer is taken from @span (bytes
+ * [lo, hi) read with a->again) when it lies there, else read now.
  */
-static bool read_with_prev(struct pools_arg *a, uint64_t addr, uint64_t *prev_next, bool *have)
-{
-	const struct kmp_layout *l = a->l;
-	size_t len = l->pool_size;
-	uint64_t prev, lo, hi, at;
-	unsigned char span[KMP_RC_PAGE];
-	struct kmp_field pn;
-	struct kmp_err why;
-
-	*have = false;
-	/* The node before it, as the walk saw it: the cached copy's prev link. */
-	if (!kmp_field_get(a->buf, len, &l->list_prev, &prev, &why))
-		return false;
-	at = prev + l->lh_next.off;
-	lo = at < addr ? at : addr;
-	hi = at + l->lh_next.size > addr + len ? at + l->lh_next.size : addr + len;
-	if (at > UINT64_MAX - 8 || addr > UINT64_MAX - len || hi - lo > sizeof(span) ||
-	    (lo & ~(KMP_RC_PAGE - 1)) != ((hi - 1) & ~(KMP_RC_PAGE - 1)) ||
-	    !kmp_read(a->fresh, lo, span, hi - lo, &why))
-		return false;
-	pn = (struct kmp_field){ .off = at - lo, .size = l->lh_next.size, .ok = true };
-	if (!kmp_field_get(span, hi - lo, &pn, prev_next, &why))
-		return false;
-	memcpy(a->again, span + (addr - lo), len);
-	a->prev_seen = prev;
-	*have = true;
-	return true;
-}
-
-/*
- * Live memory: is the pool at @addr, whose record was read into a->buf,
- * still the same pool on the list?  Its links and string pointers must
- * not have changed, and the node before it must still point to it.
- */
-static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err)
+static bool same_and_linked(struct pools_arg *a, uint64_t addr, const unsigned char *span,
+			    uint64_t lo, uint64_t hi, struct kmp_err *err)
 {
 	const struct kmp_layout *l = a->l;
 	const struct kmp_field *const same5[] = { &l->list_next, &l->list_prev, &l->name, &l->owner,
@@ -258,16 +237,10 @@ static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err
 						  &l->instance };
 	const struct kmp_field *const *same = l->v6 ? same6 : same5;
 	size_t len = l->pool_size, nsame = l->v6 ? 4 : l->v12 ? 5 : 4;
-	uint64_t prev = 0, next = 0, prev_next, was, now;
+	uint64_t prev = 0, next = 0, prev_next = 0, was, now, at;
 	struct kmp_err why;
-	bool have_prev_next = false;
+	bool have = false;
 
-	if (!read_with_prev(a, addr, &prev_next, &have_prev_next) &&
-	    !kmp_read(a->fresh, addr, a->again, len, &why)) {
-		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
-			  "it was read", addr);
-		return false;
-	}
 	for (size_t i = 0; i < nsame; i++) {
 		if (!kmp_field_get(a->buf, len, same[i], &was, err) ||
 		    !kmp_field_get(a->again, len, same[i], &now, err))
@@ -281,16 +254,34 @@ static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err
 	if (!kmp_field_get(a->again, len, &l->list_prev, &prev, err) ||
 	    !kmp_field_get(a->again, len, &l->list_next, &next, err))
 		return false;
+	at = prev + l->lh_next.off;
+	if (span && at >= lo && at <= UINT64_MAX - l->lh_next.size && at + l->lh_next.size <= hi) {
+		struct kmp_field pn = { .off = at - lo, .size = l->lh_next.size, .ok = true };
+
+		have = kmp_field_get(span, hi - lo, &pn, &prev_next, &why);
+	}
 	/* list_del_init() leaves the node pointing at itself: gone from the list. */
 	if (prev == addr + l->list.off || next == addr + l->list.off ||
-	    (!(have_prev_next && prev == a->prev_seen) &&
-	     !kmp_read_uint(a->fresh, prev + l->lh_next.off, l->lh_next.size, &prev_next, &why)) ||
+	    (!have && !kmp_read_uint(a->fresh, at, l->lh_next.size, &prev_next, &why)) ||
 	    prev_next != addr + l->list.off) {
 		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " left the list "
 			  "while it was read", addr);
 		return false;
 	}
 	return true;
+}
+
+/* Live memory: the pool at @addr read again now, and same_and_linked(). */
+static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err)
+{
+	struct kmp_err why;
+
+	if (!kmp_read(a->fresh, addr, a->again, a->l->pool_size, &why)) {
+		kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
+			  "it was read", addr);
+		return false;
+	}
+	return same_and_linked(a, addr, NULL, 0, 0, err);
 }
 
 /* A string that breaks the rule: on live memory, first make sure the pool is still there. */
@@ -570,34 +561,22 @@ static bool queue_empty(const struct kmp_layout *l, const unsigned char *buf, ui
 	       kmp_field_get(buf, l->pool_size, &next, &v, &why) && v == addr + l->wait_head.off;
 }
 
-static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
+/*
+ * What is left of the pool at @addr (record @r, read into a->buf) once it
+ * is known to be listed: its type, counters and queue, then the sink.
+ * Frees @p's strings.
+ */
+static bool pool_finish(struct pools_arg *a, uint64_t addr, const struct record *rec,
+			struct kmp_pool *pp, struct kmp_err *err)
 {
-	struct pools_arg *a = arg;
 	const struct kmp_layout *l = a->l;
-	uint64_t addr = node - l->list.off;
-	struct kmp_pool p = { .addr = addr };
+	struct kmp_pool p = *pp;
+	const struct record r = *rec;
 	struct queue_arg q = { 0 };
 	struct kmp_err rerr;
-	struct record r;
 	bool sent, bad = false;
 	int ok;
 
-	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &rerr)) {
-		kmp_wraperr(err, &rerr, "unreadable mempool at 0x%" PRIx64 ": %s", addr, rerr.msg);
-		return false;
-	}
-	if (!pool_record(l, a->buf, &r, err))
-		return false;
-	ok = l->v6 ? v6_strings(a, addr, &r, &p, err) : v5_strings(a, addr, &r, &p, err);
-	if (ok <= 0) {
-		kmp_pool_free_strings(&p);
-		return ok == 0;
-	}
-	p.v12 = l->v12;
-	if (a->mem->live && !still_listed(a, addr, err)) {
-		kmp_pool_free_strings(&p);
-		return false;
-	}
 	if (l->v6) {
 		ok = v6_type(a, addr, &r, &p, err);
 		if (ok <= 0) {
@@ -664,6 +643,117 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	return sent;
 }
 
+struct pending {
+	uint64_t addr;
+	struct record r;
+	struct kmp_pool p;
+	unsigned char *buf;		/* its record as read */
+};
+
+/*
+ * Live memory: check the pending pools again with one read of the span
+ * of their page that holds them (and the nodes before them, where those
+ * lie in it), then finish them in list order.  On a page that cannot be
+ * read so, each is read again alone.
+ */
+static bool flush_pending(struct pools_arg *a, struct kmp_err *err)
+{
+	const struct kmp_layout *l = a->l;
+	size_t size = l->pool_size, n = a->npend;
+	uint64_t page = a->pend[0].addr & ~(KMP_RC_PAGE - 1), lo = UINT64_MAX, hi = 0;
+	unsigned char *keep = a->buf;
+	struct kmp_err why;
+	bool ok = true, span;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t addr = a->pend[i].addr, prev, at;
+
+		lo = addr < lo ? addr : lo;
+		hi = addr + size > hi ? addr + size : hi;
+		if (kmp_field_get(a->pend[i].buf, size, &l->list_prev, &prev, &why) &&
+		    (at = prev + l->lh_next.off) >= page && at - page <= KMP_RC_PAGE - 8) {
+			lo = at < lo ? at : lo;
+			hi = at + l->lh_next.size > hi ? at + l->lh_next.size : hi;
+		}
+	}
+	span = hi > lo && hi - page <= KMP_RC_PAGE && kmp_read(a->fresh, lo, a->span, hi - lo, &why);
+	a->npend = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct pending *pd = &a->pend[i];
+
+		if (!ok) {
+			kmp_pool_free_strings(&pd->p);
+			continue;
+		}
+		a->buf = pd->buf;
+		if (span) {
+			memcpy(a->again, a->span + (pd->addr - lo), size);
+			ok = same_and_linked(a, pd->addr, a->span, lo, hi, err);
+		} else {
+			ok = still_listed(a, pd->addr, err);
+		}
+		if (ok)
+			ok = pool_finish(a, pd->addr, &pd->r, &pd->p, err);
+		else
+			kmp_pool_free_strings(&pd->p);
+	}
+	a->buf = keep;
+	return ok;
+}
+
+static void drop_pending(struct pools_arg *a)
+{
+	for (size_t i = 0; i < a->npend; i++)
+		kmp_pool_free_strings(&a->pend[i].p);
+	a->npend = 0;
+}
+
+static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
+{
+	struct pools_arg *a = arg;
+	const struct kmp_layout *l = a->l;
+	uint64_t addr = node - l->list.off;
+	struct kmp_pool p = { .addr = addr };
+	struct kmp_err rerr;
+	struct pending *pd;
+	struct record r;
+	int ok;
+
+	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &rerr)) {
+		kmp_wraperr(err, &rerr, "unreadable mempool at 0x%" PRIx64 ": %s", addr, rerr.msg);
+		return false;
+	}
+	if (!pool_record(l, a->buf, &r, err))
+		return false;
+	ok = l->v6 ? v6_strings(a, addr, &r, &p, err) : v5_strings(a, addr, &r, &p, err);
+	if (ok <= 0) {
+		kmp_pool_free_strings(&p);
+		return ok == 0;
+	}
+	p.v12 = l->v12;
+	if (!a->mem->live)
+		return pool_finish(a, addr, &r, &p, err);
+	/*
+	 * Live: its strings are read; it is checked again with the others of
+	 * its page once the walk leaves the page (a pool whose record crosses
+	 * the page's end goes alone).
+	 */
+	if (a->npend && (a->npend == PENDING_MAX ||
+			 (addr & ~(KMP_RC_PAGE - 1)) != (a->pend[0].addr & ~(KMP_RC_PAGE - 1))) &&
+	    !flush_pending(a, err)) {
+		kmp_pool_free_strings(&p);
+		return false;
+	}
+	pd = &a->pend[a->npend++];
+	pd->addr = addr;
+	pd->r = r;
+	pd->p = p;
+	memcpy(pd->buf, a->buf, l->pool_size);
+	if ((addr & (KMP_RC_PAGE - 1)) + l->pool_size > KMP_RC_PAGE)
+		return flush_pending(a, err);
+	return true;
+}
+
 static bool retry_worth(const struct kmp_err *err)
 {
 	return err->kind != KMP_ERR_NOMEM && err->kind != KMP_ERR_OUTPUT &&
@@ -704,6 +794,10 @@ static bool walk_attempts(struct pools_arg *a, uint64_t head, enum kmp_walk_stat
 					    &a->now, why);
 		*ws = kmp_list_walk(a->mem, a->l, head, a->lim->max_pools, pool_visit, a, last,
 				    why);
+		/* Live: the pools of the last page, checked again and finished. */
+		if (*ws == KMP_WALK_DONE && a->npend && !flush_pending(a, why))
+			*ws = KMP_WALK_STOPPED;
+		drop_pending(a);
 		if (*ws == KMP_WALK_DONE || !a->mem->live || !retry_worth(why))
 			break;
 		/* The same failure at the same place every time is not a change. */
@@ -785,8 +879,14 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 		a.rc = kmp_readcache_new(mem);
 		if (a.rc)
 			a.mem = &a.rc->mem;
+		a.pend = calloc(PENDING_MAX, sizeof(*a.pend));
+		a.pend_bytes = malloc(PENDING_MAX * size);
+		a.span = malloc(KMP_RC_PAGE);
+		for (size_t i = 0; a.pend && a.pend_bytes && i < PENDING_MAX; i++)
+			a.pend[i].buf = a.pend_bytes + i * size;
 	}
-	if (!a.buf || !a.again || (mem->live && (!a.kept || !a.rc)) || (l->v6 && !a.tags))
+	if (!a.buf || !a.again || (l->v6 && !a.tags) ||
+	    (mem->live && (!a.kept || !a.rc || !a.pend || !a.pend_bytes || !a.span)))
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 	else if (walk_attempts(&a, head, &ws, &why, &last, &same, err)) {
 		flush_notes(&a);
@@ -798,6 +898,9 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	free(a.buf);
 	free(a.again);
 	free(a.kept);
+	free(a.pend);
+	free(a.pend_bytes);
+	free(a.span);
 	kmp_readcache_free(a.rc);
 	kmp_tagcache_free(a.tags);
 	return ok;

@@ -1096,6 +1096,7 @@ struct churn {
 	bool flip;
 	size_t victim;		/* 1 or 2 (the last) */
 	bool init;		/* unlinked by list_del_init() and its name pointer cleared */
+	unsigned long flips;
 };
 
 static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
@@ -1123,16 +1124,27 @@ static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
 			snprintf((char *)f->strs + v * STR_STRIDE, STR_STRIDE, "reused");
 		}
 	}
-	if (c->flip)
-		set_prev(f, pool_node(2), c->reads % 2 ? pool_node(1) : pool_node(0));
+	/*
+	 * A link that never settles: pool 2's prev is rewritten before every
+	 * read that covers it (broken, right, broken, ...), however the walk
+	 * reads it (alone, or with its page).
+	 */
+	if (c->flip && addr <= pool_node(2) + L.lh_prev.off &&
+	    pool_node(2) + L.lh_prev.off + 8 <= addr + len) {
+		/* A read that fails reads nothing: no new value for it. */
+		if (!f->mem.ops->read(&f->mem, addr, buf, len, err))
+			return false;
+		set_prev(f, pool_node(2), ++c->flips % 2 ? pool_node(0) : pool_node(1));
+	}
 	return f->mem.ops->read(&f->mem, addr, buf, len, err);
 }
 
 /*
  * Live at scale (issue 21 item 8): on /proc/kcore every read is a system
  * call.  A quiet live walk of 256 pools (8 a page, as slab pages hold
- * them) reads whole pages once and checks each pool again with one read:
- * fewer than 1.5 reads a pool (it was 8), and the same report as a dump's.
+ * them) reads whole pages once and checks the pools of a page again with
+ * one read: under half a read a pool (it was 7), and the same report as
+ * a dump's.
  */
 static void test_live_reads(void)
 {
@@ -1141,19 +1153,19 @@ static void test_live_reads(void)
 	struct kmp_err err;
 	struct fake f;
 	const size_t n = 256;
-	struct churn c = { &f, 0, 0, false, 1, false };
+	struct churn c = { &f, 0, 0, false, 1, false, 0 };
 	struct kmp_mem mem = { &ops, &c, true };
 	bool same = true;
 
-	begin("live: a quiet walk of 256 pools reads each page once and each pool again once "
-	      "(under 1.5 reads a pool), with the report of a dump");
+	begin("live: a quiet walk of 256 pools reads each page once and again once to check "
+	      "its pools (under half a read a pool), with the report of a dump");
 	fake_init(&f, n);
 	memset(&live, 0, sizeof(live));
 	memset(&dump, 0, sizeof(dump));
 	CHECK(status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &live, &err), &err, true) ==
 	      KMP_OK && live.n == n && live.attempts == 1, "live: %zu pools, %u attempts: %s",
 	      live.n, live.attempts, err.msg);
-	CHECK(c.reads * 2 < 3 * n, "%lu reads for %zu pools", c.reads, n);
+	CHECK(c.reads * 2 < n, "%lu reads for %zu pools", c.reads, n);
 	printf("# %lu reads for %zu pools\n", c.reads, n);
 	CHECK(status(kmp_read_pools(&f.mem, &L, HEAD_ADDR, &LIM, &dump, &err), &err, true) ==
 	      KMP_OK && dump.n == n, "dump: %zu pools: %s", dump.n, err.msg);
@@ -1180,7 +1192,7 @@ static void test_live(void)
 	begin("live: a pool destroyed or exited at any point of the walk is never half printed");
 	/* How many reads does a quiet walk of 3 pools take? */
 	{
-		struct churn c = { &f, 0, 0, false, 1, false };
+		struct churn c = { &f, 0, 0, false, 1, false, 0 };
 		struct kmp_mem mem = { &ops, &c, true };
 
 		fake_init(&f, 3);
@@ -1194,7 +1206,7 @@ static void test_live(void)
 	}
 	for (size_t victim = 1; victim <= 4; victim++) {
 		for (at = 1; at <= total + 1; at++) {
-			struct churn c = { &f, 0, at, false, (victim - 1) % 2 + 1, victim > 2 };
+			struct churn c = { &f, 0, at, false, (victim - 1) % 2 + 1, victim > 2, 0 };
 			struct kmp_mem mem = { &ops, &c, true };
 			char want[16];
 			int rc;
@@ -1230,7 +1242,7 @@ static void test_live(void)
 
 	begin("live: a list that never settles ends as changed; a steady broken link is corrupt");
 	{
-		struct churn c = { &f, 0, 0, true, 1, false };
+		struct churn c = { &f, 0, 0, true, 1, false, 0 };
 		struct kmp_mem mem = { &ops, &c, true };
 
 		fake_init(&f, 3);
@@ -1246,7 +1258,7 @@ static void test_live(void)
 	}
 	/* A live wait queue that cannot be walked, of a pool still listed: "?", changed. */
 	{
-		struct churn c = { &f, 0, 0, false, 1, false };
+		struct churn c = { &f, 0, 0, false, 1, false, 0 };
 		struct kmp_mem mem = { &ops, &c, true };
 
 		fake_init(&f, 3);
@@ -1265,7 +1277,7 @@ static void test_live(void)
 	}
 	/* A link that is broken the same way in every walk is corrupt, live too. */
 	{
-		struct churn c = { &f, 0, 0, false, 1, false };
+		struct churn c = { &f, 0, 0, false, 1, false, 0 };
 		struct kmp_mem mem = { &ops, &c, true };
 
 		fake_init(&f, 3);
