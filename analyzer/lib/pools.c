@@ -114,9 +114,17 @@ static bool wait_queue_scan(struct kmp_mem *mem, const struct kmp_layout *l, uin
 
 #define NOTES_KEPT 16
 #define PENDING_MAX 64
+#define STRS_MAX 3		/* strings a pool's line shows: name, owner, instance */
 
 struct record;
 struct pending;
+
+/* Live: a string as the walk read it, to be read again once its pool is checked. */
+struct seen_str {
+	uint64_t ptr;
+	size_t len;		/* without the NUL */
+	char *bytes;		/* malloc'ed, NUL-terminated */
+};
 
 long kmp_live_pause_ns = 2000000L;
 
@@ -141,6 +149,8 @@ struct pools_arg {
 	 */
 	struct pending *pend;
 	size_t npend;
+	struct seen_str cur[STRS_MAX];	/* the strings of the pool being read */
+	size_t ncur;
 	unsigned char *pend_bytes;	/* PENDING_MAX records */
 	unsigned char *span;		/* KMP_RC_PAGE bytes */
 	bool have_now;		/* format 1.2: jiffies of this walk */
@@ -191,6 +201,42 @@ static void flush_notes(struct pools_arg *a)
 	a->nkept = a->dropped = 0;
 }
 
+static void free_strs(struct seen_str *v, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		free(v[i].bytes);
+	*n = 0;
+}
+
+/*
+ * kmp_read_long_string() through the walk's reader; on live memory the
+ * bytes are kept in a->cur, to be compared with a read made after the
+ * pool is checked again (a pool freed and made again at the same address,
+ * with the same links, tag and string address, shows in its string).
+ */
+static int read_str(struct pools_arg *a, uint64_t ptr, size_t max, char **s, size_t *len,
+		    struct kmp_err *err)
+{
+	int rc = kmp_read_long_string(a->mem, ptr, max, s, len, err);
+
+	if (rc == KMP_STR_OK && a->mem->live && a->ncur < STRS_MAX) {
+		struct seen_str *c = &a->cur[a->ncur];
+
+		c->bytes = malloc(*len + 1);
+		if (!c->bytes) {
+			free(*s);
+			*s = NULL;
+			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+			return KMP_STR_NOMEM;
+		}
+		memcpy(c->bytes, *s, *len + 1);
+		c->ptr = ptr;
+		c->len = *len;
+		a->ncur++;
+	}
+	return rc;
+}
+
 /*
  * Read the string of @what ("name", "owner") of the pool at @addr into
  * *@s.  Returns 1 if it is a valid name, 0 if it breaks the kernel's rule
@@ -202,7 +248,7 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 	struct kmp_err rerr;
 	size_t len = 0;
 
-	switch (kmp_read_long_string(a->mem, ptr, max, s, &len, &rerr)) {
+	switch (read_str(a, ptr, max, s, &len, &rerr)) {
 	case KMP_STR_OK:
 		break;
 	case KMP_STR_TOO_LONG:
@@ -470,7 +516,7 @@ static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r
 	if (ok <= 0)
 		return ok == 0 && left_out(a, addr, why, err) ? 0 : -1;
 	if (r->instance) {
-		switch (kmp_read_long_string(a->mem, r->instance, KMP_NAME_MAX, &inst, &len, &rerr)) {
+		switch (read_str(a, r->instance, KMP_NAME_MAX, &inst, &len, &rerr)) {
 		case KMP_STR_OK:
 			break;
 		case KMP_STR_TOO_LONG:
@@ -648,7 +694,61 @@ struct pending {
 	struct record r;
 	struct kmp_pool p;
 	unsigned char *buf;		/* its record as read */
+	struct seen_str str[STRS_MAX];	/* its strings as read */
+	size_t nstr;
 };
+
+/*
+ * The strings of the pending pools read again (one read when they share a
+ * page): each must hold the bytes the walk read.  After the pools are
+ * checked, so a string that was freed and reused under a pool made again
+ * at the same address is not printed.
+ */
+static bool strings_same(struct pools_arg *a, struct kmp_err *err)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, page = 0;
+	unsigned char *now = a->span;
+	bool one = true, have = false;
+	struct kmp_err why;
+
+	for (size_t i = 0; i < a->npend; i++) {
+		for (size_t j = 0; j < a->pend[i].nstr; j++) {
+			const struct seen_str *c = &a->pend[i].str[j];
+
+			if (!have)
+				page = c->ptr & ~(KMP_RC_PAGE - 1);
+			have = true;
+			if (c->len >= KMP_RC_PAGE || c->ptr - page > KMP_RC_PAGE - c->len - 1 ||
+			    c->ptr < page)
+				one = false;
+			lo = c->ptr < lo ? c->ptr : lo;
+			hi = c->ptr + c->len + 1 > hi ? c->ptr + c->len + 1 : hi;
+		}
+	}
+	if (!have)
+		return true;
+	one = one && kmp_read(a->fresh, lo, now, hi - lo, &why);
+	for (size_t i = 0; i < a->npend; i++) {
+		for (size_t j = 0; j < a->pend[i].nstr; j++) {
+			const struct seen_str *c = &a->pend[i].str[j];
+			const unsigned char *b = now + (c->ptr - lo);
+
+			if (!one) {
+				if (!kmp_read(a->fresh, c->ptr, now, c->len + 1, &why))
+					b = NULL;
+				else
+					b = now;
+			}
+			if (!b || memcmp(b, c->bytes, c->len + 1)) {
+				kmp_fault(err, KMP_ERR_CHANGED, a->pend[i].addr, "mempool at 0x%"
+					  PRIx64 " changed while it was read (a string at 0x%" PRIx64
+					  ")", a->pend[i].addr, c->ptr);
+				return false;
+			}
+		}
+	}
+	return true;
+}
 
 /*
  * Live memory: check the pending pools again with one read of the span
@@ -677,14 +777,10 @@ static bool flush_pending(struct pools_arg *a, struct kmp_err *err)
 		}
 	}
 	span = hi > lo && hi - page <= KMP_RC_PAGE && kmp_read(a->fresh, lo, a->span, hi - lo, &why);
-	a->npend = 0;
-	for (size_t i = 0; i < n; i++) {
+	/* Every pool of the page checked again, then their strings, then each finished. */
+	for (size_t i = 0; ok && i < n; i++) {
 		struct pending *pd = &a->pend[i];
 
-		if (!ok) {
-			kmp_pool_free_strings(&pd->p);
-			continue;
-		}
 		a->buf = pd->buf;
 		if (span) {
 			memcpy(a->again, a->span + (pd->addr - lo), size);
@@ -692,20 +788,34 @@ static bool flush_pending(struct pools_arg *a, struct kmp_err *err)
 		} else {
 			ok = still_listed(a, pd->addr, err);
 		}
-		if (ok)
-			ok = pool_finish(a, pd->addr, &pd->r, &pd->p, err);
-		else
-			kmp_pool_free_strings(&pd->p);
+		memcpy(pd->buf + size, a->again, size);	/* the record as read again */
 	}
+	ok = ok && strings_same(a, err);
+	for (size_t i = 0; i < n; i++) {
+		struct pending *pd = &a->pend[i];
+
+		free_strs(pd->str, &pd->nstr);
+		if (!ok) {
+			kmp_pool_free_strings(&pd->p);
+			continue;
+		}
+		a->buf = pd->buf;
+		memcpy(a->again, pd->buf + size, size);
+		ok = pool_finish(a, pd->addr, &pd->r, &pd->p, err);
+	}
+	a->npend = 0;
 	a->buf = keep;
 	return ok;
 }
 
 static void drop_pending(struct pools_arg *a)
 {
-	for (size_t i = 0; i < a->npend; i++)
+	for (size_t i = 0; i < a->npend; i++) {
 		kmp_pool_free_strings(&a->pend[i].p);
+		free_strs(a->pend[i].str, &a->pend[i].nstr);
+	}
 	a->npend = 0;
+	free_strs(a->cur, &a->ncur);
 }
 
 static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
@@ -719,6 +829,7 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	struct record r;
 	int ok;
 
+	free_strs(a->cur, &a->ncur);
 	if (!kmp_read(a->mem, addr, a->buf, l->pool_size, &rerr)) {
 		kmp_wraperr(err, &rerr, "unreadable mempool at 0x%" PRIx64 ": %s", addr, rerr.msg);
 		return false;
@@ -728,6 +839,7 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	ok = l->v6 ? v6_strings(a, addr, &r, &p, err) : v5_strings(a, addr, &r, &p, err);
 	if (ok <= 0) {
 		kmp_pool_free_strings(&p);
+		free_strs(a->cur, &a->ncur);
 		return ok == 0;
 	}
 	p.v12 = l->v12;
@@ -742,12 +854,16 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 			 (addr & ~(KMP_RC_PAGE - 1)) != (a->pend[0].addr & ~(KMP_RC_PAGE - 1))) &&
 	    !flush_pending(a, err)) {
 		kmp_pool_free_strings(&p);
+		free_strs(a->cur, &a->ncur);
 		return false;
 	}
 	pd = &a->pend[a->npend++];
 	pd->addr = addr;
 	pd->r = r;
 	pd->p = p;
+	memcpy(pd->str, a->cur, sizeof(a->cur));
+	pd->nstr = a->ncur;
+	a->ncur = 0;
 	memcpy(pd->buf, a->buf, l->pool_size);
 	if ((addr & (KMP_RC_PAGE - 1)) + l->pool_size > KMP_RC_PAGE)
 		return flush_pending(a, err);
@@ -880,10 +996,10 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 		if (a.rc)
 			a.mem = &a.rc->mem;
 		a.pend = calloc(PENDING_MAX, sizeof(*a.pend));
-		a.pend_bytes = malloc(PENDING_MAX * size);
+		a.pend_bytes = malloc(PENDING_MAX * 2 * size);
 		a.span = malloc(KMP_RC_PAGE);
 		for (size_t i = 0; a.pend && a.pend_bytes && i < PENDING_MAX; i++)
-			a.pend[i].buf = a.pend_bytes + i * size;
+			a.pend[i].buf = a.pend_bytes + i * 2 * size;
 	}
 	if (!a.buf || !a.again || (l->v6 && !a.tags) ||
 	    (mem->live && (!a.kept || !a.rc || !a.pend || !a.pend_bytes || !a.span)))
