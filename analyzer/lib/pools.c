@@ -152,7 +152,7 @@ struct pools_arg {
 	struct seen_str cur[STRS_MAX];	/* the strings of the pool being read */
 	size_t ncur;
 	unsigned char *pend_bytes;	/* PENDING_MAX records */
-	unsigned char *span;		/* KMP_RC_PAGE bytes */
+	struct kmp_spans *spans;	/* flush_pending()'s reads */
 	bool have_now;		/* format 1.2: jiffies of this walk */
 	uint64_t now;
 	/* Notes of a live attempt are kept until it is known to be the last. */
@@ -270,11 +270,11 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
  * Live memory: is the pool at @addr, whose record was read into a->buf and
  * again just now into a->again, still the same pool on the list?  Its
  * links and string pointers must not have changed, and the node before it
- * must still point to it: its next pointer is taken from @span (bytes
- * [lo, hi) read with a->again) when it lies there, else read now.
+ * must still point to it: its next pointer is taken from @sp (read with
+ * a->again) when it is there, else read now.
  */
-static bool same_and_linked(struct pools_arg *a, uint64_t addr, const unsigned char *span,
-			    uint64_t lo, uint64_t hi, struct kmp_err *err)
+static bool same_and_linked(struct pools_arg *a, uint64_t addr, const struct kmp_spans *sp,
+			    struct kmp_err *err)
 {
 	const struct kmp_layout *l = a->l;
 	const struct kmp_field *const same5[] = { &l->list_next, &l->list_prev, &l->name, &l->owner,
@@ -301,10 +301,11 @@ static bool same_and_linked(struct pools_arg *a, uint64_t addr, const unsigned c
 	    !kmp_field_get(a->again, len, &l->list_next, &next, err))
 		return false;
 	at = prev + l->lh_next.off;
-	if (span && at >= lo && at <= UINT64_MAX - l->lh_next.size && at + l->lh_next.size <= hi) {
-		struct kmp_field pn = { .off = at - lo, .size = l->lh_next.size, .ok = true };
+	if (sp) {
+		const unsigned char *b = kmp_spans_get(sp, at, l->lh_next.size);
+		struct kmp_field pn = { .off = 0, .size = l->lh_next.size, .ok = true };
 
-		have = kmp_field_get(span, hi - lo, &pn, &prev_next, &why);
+		have = b && kmp_field_get(b, l->lh_next.size, &pn, &prev_next, &why);
 	}
 	/* list_del_init() leaves the node pointing at itself: gone from the list. */
 	if (prev == addr + l->list.off || next == addr + l->list.off ||
@@ -327,7 +328,7 @@ static bool still_listed(struct pools_arg *a, uint64_t addr, struct kmp_err *err
 			  "it was read", addr);
 		return false;
 	}
-	return same_and_linked(a, addr, NULL, 0, 0, err);
+	return same_and_linked(a, addr, NULL, err);
 }
 
 /* A string that breaks the rule: on live memory, first make sure the pool is still there. */
@@ -706,40 +707,31 @@ struct pending {
  */
 static bool strings_same(struct pools_arg *a, struct kmp_err *err)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, page = 0;
-	unsigned char *now = a->span;
-	bool one = true, have = false;
+	struct kmp_spans *sp = a->spans;
 	struct kmp_err why;
 
-	for (size_t i = 0; i < a->npend; i++) {
-		for (size_t j = 0; j < a->pend[i].nstr; j++) {
-			const struct seen_str *c = &a->pend[i].str[j];
-
-			if (!have)
-				page = c->ptr & ~(KMP_RC_PAGE - 1);
-			have = true;
-			if (c->len >= KMP_RC_PAGE || c->ptr - page > KMP_RC_PAGE - c->len - 1 ||
-			    c->ptr < page)
-				one = false;
-			lo = c->ptr < lo ? c->ptr : lo;
-			hi = c->ptr + c->len + 1 > hi ? c->ptr + c->len + 1 : hi;
-		}
+	kmp_spans_reset(sp);
+	for (size_t i = 0; i < a->npend; i++)
+		for (size_t j = 0; j < a->pend[i].nstr; j++)
+			kmp_spans_add(sp, a->pend[i].str[j].ptr, a->pend[i].str[j].len + 1);
+	if (!kmp_spans_read(sp, a->fresh)) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return false;
 	}
-	if (!have)
-		return true;
-	one = one && kmp_read(a->fresh, lo, now, hi - lo, &why);
 	for (size_t i = 0; i < a->npend; i++) {
 		for (size_t j = 0; j < a->pend[i].nstr; j++) {
 			const struct seen_str *c = &a->pend[i].str[j];
-			const unsigned char *b = now + (c->ptr - lo);
+			const unsigned char *b = kmp_spans_get(sp, c->ptr, c->len + 1);
+			unsigned char *one = NULL;
+			bool same;
 
-			if (!one) {
-				if (!kmp_read(a->fresh, c->ptr, now, c->len + 1, &why))
-					b = NULL;
-				else
-					b = now;
-			}
-			if (!b || memcmp(b, c->bytes, c->len + 1)) {
+			/* Not in a span (crossing a page): read alone. */
+			if (!b && (one = malloc(c->len + 1)) &&
+			    kmp_read(a->fresh, c->ptr, one, c->len + 1, &why))
+				b = one;
+			same = b && !memcmp(b, c->bytes, c->len + 1);
+			free(one);
+			if (!same) {
 				kmp_fault(err, KMP_ERR_CHANGED, a->pend[i].addr, "mempool at 0x%"
 					  PRIx64 " changed while it was read (a string at 0x%" PRIx64
 					  ")", a->pend[i].addr, c->ptr);
@@ -760,31 +752,33 @@ static bool flush_pending(struct pools_arg *a, struct kmp_err *err)
 {
 	const struct kmp_layout *l = a->l;
 	size_t size = l->pool_size, n = a->npend;
-	uint64_t page = a->pend[0].addr & ~(KMP_RC_PAGE - 1), lo = UINT64_MAX, hi = 0;
+	struct kmp_spans *sp = a->spans;
 	unsigned char *keep = a->buf;
 	struct kmp_err why;
-	bool ok = true, span;
+	bool ok = true;
 
+	/* The records and the links before them, read now: one read a page. */
+	kmp_spans_reset(sp);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t addr = a->pend[i].addr, prev, at;
+		uint64_t prev;
 
-		lo = addr < lo ? addr : lo;
-		hi = addr + size > hi ? addr + size : hi;
-		if (kmp_field_get(a->pend[i].buf, size, &l->list_prev, &prev, &why) &&
-		    (at = prev + l->lh_next.off) >= page && at - page <= KMP_RC_PAGE - 8) {
-			lo = at < lo ? at : lo;
-			hi = at + l->lh_next.size > hi ? at + l->lh_next.size : hi;
-		}
+		kmp_spans_add(sp, a->pend[i].addr, size);
+		if (kmp_field_get(a->pend[i].buf, size, &l->list_prev, &prev, &why))
+			kmp_spans_add(sp, prev + l->lh_next.off, l->lh_next.size);
 	}
-	span = hi > lo && hi - page <= KMP_RC_PAGE && kmp_read(a->fresh, lo, a->span, hi - lo, &why);
-	/* Every pool of the page checked again, then their strings, then each finished. */
+	if (!kmp_spans_read(sp, a->fresh)) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		ok = false;
+	}
+	/* Every pool checked again, then their strings, then each finished in list order. */
 	for (size_t i = 0; ok && i < n; i++) {
 		struct pending *pd = &a->pend[i];
+		const unsigned char *now = kmp_spans_get(sp, pd->addr, size);
 
 		a->buf = pd->buf;
-		if (span) {
-			memcpy(a->again, a->span + (pd->addr - lo), size);
-			ok = same_and_linked(a, pd->addr, a->span, lo, hi, err);
+		if (now) {
+			memcpy(a->again, now, size);
+			ok = same_and_linked(a, pd->addr, sp, err);
 		} else {
 			ok = still_listed(a, pd->addr, err);
 		}
@@ -846,13 +840,10 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	if (!a->mem->live)
 		return pool_finish(a, addr, &r, &p, err);
 	/*
-	 * Live: its strings are read; it is checked again with the others of
-	 * its page once the walk leaves the page (a pool whose record crosses
-	 * the page's end goes alone).
+	 * Live: its strings are read; it is checked again with the pools read
+	 * before it once there are PENDING_MAX of them (one read a page).
 	 */
-	if (a->npend && (a->npend == PENDING_MAX ||
-			 (addr & ~(KMP_RC_PAGE - 1)) != (a->pend[0].addr & ~(KMP_RC_PAGE - 1))) &&
-	    !flush_pending(a, err)) {
+	if (a->npend == PENDING_MAX && !flush_pending(a, err)) {
 		kmp_pool_free_strings(&p);
 		free_strs(a->cur, &a->ncur);
 		return false;
@@ -865,8 +856,6 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 	pd->nstr = a->ncur;
 	a->ncur = 0;
 	memcpy(pd->buf, a->buf, l->pool_size);
-	if ((addr & (KMP_RC_PAGE - 1)) + l->pool_size > KMP_RC_PAGE)
-		return flush_pending(a, err);
 	return true;
 }
 
@@ -910,9 +899,18 @@ static bool walk_attempts(struct pools_arg *a, uint64_t head, enum kmp_walk_stat
 					    &a->now, why);
 		*ws = kmp_list_walk(a->mem, a->l, head, a->lim->max_pools, pool_visit, a, last,
 				    why);
-		/* Live: the pools of the last page, checked again and finished. */
-		if (*ws == KMP_WALK_DONE && a->npend && !flush_pending(a, why))
-			*ws = KMP_WALK_STOPPED;
+		/*
+		 * Live: the pools read before the walk ended (or broke) are
+		 * checked again and finished, as each would have been at once.
+		 */
+		if (a->npend) {
+			struct kmp_err ferr = { 0 };
+
+			if (!flush_pending(a, &ferr)) {
+				*ws = KMP_WALK_STOPPED;
+				*why = ferr;
+			}
+		}
 		drop_pending(a);
 		if (*ws == KMP_WALK_DONE || !a->mem->live || !retry_worth(why))
 			break;
@@ -997,12 +995,12 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 			a.mem = &a.rc->mem;
 		a.pend = calloc(PENDING_MAX, sizeof(*a.pend));
 		a.pend_bytes = malloc(PENDING_MAX * 2 * size);
-		a.span = malloc(KMP_RC_PAGE);
+		a.spans = calloc(1, sizeof(*a.spans));
 		for (size_t i = 0; a.pend && a.pend_bytes && i < PENDING_MAX; i++)
 			a.pend[i].buf = a.pend_bytes + i * 2 * size;
 	}
 	if (!a.buf || !a.again || (l->v6 && !a.tags) ||
-	    (mem->live && (!a.kept || !a.rc || !a.pend || !a.pend_bytes || !a.span)))
+	    (mem->live && (!a.kept || !a.rc || !a.pend || !a.pend_bytes || !a.spans)))
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 	else if (walk_attempts(&a, head, &ws, &why, &last, &same, err)) {
 		flush_notes(&a);
@@ -1016,7 +1014,7 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	free(a.kept);
 	free(a.pend);
 	free(a.pend_bytes);
-	free(a.span);
+	kmp_spans_free(a.spans);
 	kmp_readcache_free(a.rc);
 	kmp_tagcache_free(a.tags);
 	return ok;

@@ -80,3 +80,70 @@ void kmp_readcache_free(struct kmp_readcache *rc)
 {
 	free(rc);
 }
+
+void kmp_spans_reset(struct kmp_spans *s)
+{
+	s->n = 0;
+}
+
+bool kmp_spans_add(struct kmp_spans *s, uint64_t addr, uint64_t len)
+{
+	uint64_t page = addr & ~(KMP_RC_PAGE - 1);
+
+	if (!len || addr > UINT64_MAX - len || ((addr + len - 1) & ~(KMP_RC_PAGE - 1)) != page)
+		return false;
+	for (size_t i = 0; i < s->n; i++) {
+		struct kmp_span *v = &s->v[i];
+
+		if (v->page == page) {
+			v->lo = addr < v->lo ? addr : v->lo;
+			v->hi = addr + len > v->hi ? addr + len : v->hi;
+			return true;
+		}
+	}
+	if (s->n == KMP_SPANS_MAX)
+		return false;
+	s->v[s->n++] = (struct kmp_span){ .page = page, .lo = addr, .hi = addr + len };
+	return true;
+}
+
+bool kmp_spans_read(struct kmp_spans *s, struct kmp_mem *mem)
+{
+	size_t total = 0;
+	struct kmp_err why;
+
+	for (size_t i = 0; i < s->n; i++) {
+		s->v[i].off = total;
+		total += (size_t)(s->v[i].hi - s->v[i].lo);	/* at most a page each */
+	}
+	if (total > s->cap) {
+		unsigned char *d = realloc(s->data, total);
+
+		if (!d)
+			return false;
+		s->data = d;
+		s->cap = total;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].ok = kmp_read(mem, s->v[i].lo, s->data + s->v[i].off,
+				      s->v[i].hi - s->v[i].lo, &why);
+	return true;
+}
+
+const unsigned char *kmp_spans_get(const struct kmp_spans *s, uint64_t addr, uint64_t len)
+{
+	for (size_t i = 0; s && i < s->n; i++) {
+		const struct kmp_span *v = &s->v[i];
+
+		if (v->ok && addr >= v->lo && addr <= v->hi && len <= v->hi - addr)
+			return s->data + v->off + (addr - v->lo);
+	}
+	return NULL;
+}
+
+void kmp_spans_free(struct kmp_spans *s)
+{
+	if (s)
+		free(s->data);
+	free(s);
+}

@@ -27,6 +27,35 @@ struct kmp_readcache {
 	unsigned char data[KMP_RC_SLOTS][KMP_RC_PAGE];
 };
 
+/*
+ * Several places read at once, one read per page they lie in: a walk's
+ * check again of the pools it has read (their records, the links before
+ * them, their strings).  Reset, add the places, read, then get each.
+ */
+#define KMP_SPANS_MAX 192
+
+struct kmp_span {
+	uint64_t page, lo, hi;		/* [lo, hi) inside the page at @page */
+	size_t off;			/* its bytes in data */
+	bool ok;			/* read */
+};
+
+struct kmp_spans {
+	struct kmp_span v[KMP_SPANS_MAX];
+	size_t n;
+	unsigned char *data;
+	size_t cap;
+};
+
+void kmp_spans_reset(struct kmp_spans *s);
+/* False when [@addr, @addr + @len) crosses a page or there is no room: read it alone. */
+bool kmp_spans_add(struct kmp_spans *s, uint64_t addr, uint64_t len);
+/* Read every span from @mem (a span that cannot be read is left out); false when out of memory. */
+bool kmp_spans_read(struct kmp_spans *s, struct kmp_mem *mem);
+/* The bytes at [@addr, @addr + @len) as read, or NULL. */
+const unsigned char *kmp_spans_get(const struct kmp_spans *s, uint64_t addr, uint64_t len);
+void kmp_spans_free(struct kmp_spans *s);
+
 /* A cache (malloc'ed) in front of @under, which it does not own; NULL when out of memory. */
 struct kmp_readcache *kmp_readcache_new(struct kmp_mem *under);
 /* Forget every page: the next reads go to the reader underneath. */

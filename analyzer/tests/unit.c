@@ -1319,6 +1319,9 @@ static void test_live(void)
 		      strstr(err.msg, "broken prev link") && strstr(err.msg, "the same in 8 walks"),
 		      "a steady broken link, live: kind %s after %u walks: %s",
 		      kmp_errkind_name(err.kind), p.attempts, err.msg);
+		/* The pools before the break are reported, as in a dump. */
+		CHECK(p.n == 2 && !strcmp(p.v[0].name, "pool-0") && !strcmp(p.v[1].name, "pool-1"),
+		      "a steady broken link, live: %zu pools before it", p.n);
 		kmp_pools_free(&p);
 		fake_free(&f);
 	}
