@@ -12,17 +12,14 @@ static int slot_of(struct kmp_readcache *rc, uint64_t page)
 	unsigned int s;
 
 	for (s = 0; s < KMP_RC_SLOTS; s++) {
-		if (rc->valid[s] && rc->page[s] == page) {
-			rc->hits++;
+		if (rc->valid[s] && rc->page[s] == page)
 			return (int)s;
-		}
 	}
 	s = rc->next;
 	rc->next = (rc->next + 1) % KMP_RC_SLOTS;
 	rc->valid[s] = false;
 	if (!kmp_read(rc->under, page, rc->data[s], KMP_RC_PAGE, &why))
 		return -1;
-	rc->misses++;
 	rc->page[s] = page;
 	rc->valid[s] = true;
 	return (int)s;
@@ -65,7 +62,6 @@ struct kmp_readcache *kmp_readcache_new(struct kmp_mem *under)
 		return NULL;
 	rc->mem = (struct kmp_mem){ .ops = &rc_ops, .priv = rc, .live = under->live };
 	rc->under = under;
-	rc->hits = rc->misses = 0;
 	kmp_readcache_reset(rc);
 	return rc;
 }

@@ -23,7 +23,6 @@ struct kmp_readcache {
 	uint64_t page[KMP_RC_SLOTS];	/* the page's address, if valid */
 	bool valid[KMP_RC_SLOTS];
 	unsigned int next;		/* the slot to fill next (round robin) */
-	unsigned long hits, misses;
 	unsigned char data[KMP_RC_SLOTS][KMP_RC_PAGE];
 };
 
