@@ -5,24 +5,36 @@
 
 #include "readcache.h"
 
-/* The slot holding the page at @page, filled from the reader on a miss; -1 if unreadable. */
-static int slot_of(struct kmp_readcache *rc, uint64_t page)
+/*
+ * The bytes of the page at @page, from its line, read on a miss: the whole
+ * line at once, or the page alone when the line cannot be read whole (it
+ * crosses the end of what the reader maps); NULL if the page is unreadable.
+ */
+static const unsigned char *page_of(struct kmp_readcache *rc, uint64_t page)
 {
+	uint64_t line = page & ~(KMP_RC_LINE - 1);
+	unsigned int idx = (unsigned int)((page - line) / KMP_RC_PAGE), s;
+	uint8_t bit = (uint8_t)(1u << idx);
 	struct kmp_err why;
-	unsigned int s;
 
 	for (s = 0; s < KMP_RC_SLOTS; s++) {
-		if (rc->valid[s] && rc->page[s] == page)
-			return (int)s;
+		if (rc->have[s] && rc->line[s] == line)
+			break;
 	}
-	s = rc->next;
-	rc->next = (rc->next + 1) % KMP_RC_SLOTS;
-	rc->valid[s] = false;
-	if (!kmp_read(rc->under, page, rc->data[s], KMP_RC_PAGE, &why))
-		return -1;
-	rc->page[s] = page;
-	rc->valid[s] = true;
-	return (int)s;
+	if (s == KMP_RC_SLOTS) {
+		s = rc->next;
+		rc->next = (rc->next + 1) % KMP_RC_SLOTS;
+		rc->line[s] = line;
+		rc->have[s] = 0;
+		if (kmp_read(rc->under, line, rc->data[s], KMP_RC_LINE, &why))
+			rc->have[s] = 0xff;
+	}
+	if (!(rc->have[s] & bit)) {
+		if (!kmp_read(rc->under, page, rc->data[s] + idx * KMP_RC_PAGE, KMP_RC_PAGE, &why))
+			return NULL;
+		rc->have[s] |= bit;
+	}
+	return rc->data[s] + idx * KMP_RC_PAGE;
 }
 
 static bool rc_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
@@ -34,14 +46,14 @@ static bool rc_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	while (len) {
 		uint64_t page = addr & ~(KMP_RC_PAGE - 1), in = addr - page;
 		size_t n = len < KMP_RC_PAGE - in ? len : (size_t)(KMP_RC_PAGE - in);
-		int s = slot_of(rc, page);
+		const unsigned char *p = page_of(rc, page);
 
 		/* A page that cannot be read whole: the bytes asked for, as the reader gives them. */
-		if (s < 0) {
+		if (!p) {
 			if (!kmp_read(rc->under, addr, out, n, err))
 				return false;
 		} else {
-			memcpy(out, rc->data[s] + in, n);
+			memcpy(out, p + in, n);
 		}
 		out += n;
 		addr += n;
@@ -68,7 +80,7 @@ struct kmp_readcache *kmp_readcache_new(struct kmp_mem *under)
 
 void kmp_readcache_reset(struct kmp_readcache *rc)
 {
-	memset(rc->valid, 0, sizeof(rc->valid));
+	memset(rc->have, 0, sizeof(rc->have));
 	rc->next = 0;
 }
 
@@ -103,14 +115,58 @@ bool kmp_spans_add(struct kmp_spans *s, uint64_t addr, uint64_t len)
 	return true;
 }
 
+static int by_lo(const void *a, const void *b, void *arg)
+{
+	const struct kmp_span *v = arg;
+	uint64_t x = v[*(const uint16_t *)a].lo, y = v[*(const uint16_t *)b].lo;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The run of spans (in address order) that starts at the @i-th: the index
+ * past its last span, and its end in *@hi.  A span joins the run before it
+ * when it starts at most KMP_SPANS_GAP bytes after the run's end and the
+ * run stays within KMP_SPANS_RUN bytes.
+ */
+static size_t run_end(const struct kmp_spans *s, size_t i, uint64_t *hi)
+{
+	uint64_t lo = s->v[s->by_addr[i]].lo;
+	size_t j;
+
+	*hi = s->v[s->by_addr[i]].hi;
+	for (j = i + 1; j < s->n; j++) {
+		const struct kmp_span *v = &s->v[s->by_addr[j]];
+
+		if ((v->lo > *hi && v->lo - *hi > KMP_SPANS_GAP) || v->hi - lo > KMP_SPANS_RUN)
+			break;
+		*hi = v->hi > *hi ? v->hi : *hi;
+	}
+	return j;
+}
+
+/*
+ * Each run read with one call, its bytes kept whole in data and each
+ * span's at its place in them; when a run cannot be read whole, each of
+ * its spans is read alone.
+ */
 bool kmp_spans_read(struct kmp_spans *s, struct kmp_mem *mem)
 {
-	size_t total = 0;
+	size_t total = 0, i, j;
 	struct kmp_err why;
+	uint64_t hi;
 
-	for (size_t i = 0; i < s->n; i++) {
-		s->v[i].off = total;
-		total += (size_t)(s->v[i].hi - s->v[i].lo);	/* at most a page each */
+	for (i = 0; i < s->n; i++)
+		s->by_addr[i] = (uint16_t)i;
+	if (s->n > 1)
+		qsort_r(s->by_addr, s->n, sizeof(*s->by_addr), by_lo, s->v);
+	for (i = 0; i < s->n; i = j) {
+		uint64_t lo = s->v[s->by_addr[i]].lo;
+
+		j = run_end(s, i, &hi);
+		for (size_t k = i; k < j; k++)
+			s->v[s->by_addr[k]].off = total + (size_t)(s->v[s->by_addr[k]].lo - lo);
+		total += (size_t)(hi - lo);	/* at most KMP_SPANS_RUN */
 	}
 	if (total > s->cap) {
 		unsigned char *d = realloc(s->data, total);
@@ -120,9 +176,18 @@ bool kmp_spans_read(struct kmp_spans *s, struct kmp_mem *mem)
 		s->data = d;
 		s->cap = total;
 	}
-	for (size_t i = 0; i < s->n; i++)
-		s->v[i].ok = kmp_read(mem, s->v[i].lo, s->data + s->v[i].off,
-				      s->v[i].hi - s->v[i].lo, &why);
+	for (i = 0; i < s->n; i = j) {
+		const struct kmp_span *first = &s->v[s->by_addr[i]];
+		bool whole;
+
+		j = run_end(s, i, &hi);
+		whole = kmp_read(mem, first->lo, s->data + first->off, hi - first->lo, &why);
+		for (size_t k = i; k < j; k++) {
+			struct kmp_span *v = &s->v[s->by_addr[k]];
+
+			v->ok = whole || kmp_read(mem, v->lo, s->data + v->off, v->hi - v->lo, &why);
+		}
+	}
 	return true;
 }
 

@@ -4,10 +4,12 @@
  *
  * On /proc/kcore every read is a system call; a walk of 100,000 pools made
  * eight of them a pool.  The pools and their strings lie side by side in
- * slab pages, so the walk reads whole pages once and takes the rest from
- * them.  What comes from the cache is as old as the walk attempt (it is
- * emptied at each start); the checks that a pool is still there, and
- * every read again after a doubt, go to the reader underneath.
+ * slab pages, and slab pages allocated one after another mostly lie side
+ * by side too: the walk reads a line of KMP_RC_LINE_PAGES aligned pages at
+ * once (the page alone when the line cannot be read whole) and takes the
+ * rest from it.  What comes from the cache is as old as the walk attempt
+ * (it is emptied at each start); the checks that a pool is still there,
+ * and every read again after a doubt, go to the reader underneath.
  */
 #ifndef KMP_READCACHE_H
 #define KMP_READCACHE_H
@@ -16,21 +18,27 @@
 
 #define KMP_RC_SLOTS 16
 #define KMP_RC_PAGE 4096ULL
+#define KMP_RC_LINE_PAGES 8
+#define KMP_RC_LINE (KMP_RC_PAGE * KMP_RC_LINE_PAGES)
 
 struct kmp_readcache {
 	struct kmp_mem mem;		/* reads through the cache: pass &rc->mem */
 	struct kmp_mem *under;		/* the reader it keeps pages of */
-	uint64_t page[KMP_RC_SLOTS];	/* the page's address, if valid */
-	bool valid[KMP_RC_SLOTS];
+	uint64_t line[KMP_RC_SLOTS];	/* the line's address */
+	uint8_t have[KMP_RC_SLOTS];	/* which of its pages were read (bit 0: the first) */
 	unsigned int next;		/* the slot to fill next (round robin) */
-	unsigned char data[KMP_RC_SLOTS][KMP_RC_PAGE];
+	unsigned char data[KMP_RC_SLOTS][KMP_RC_LINE];
 };
 
 /*
- * Several places read at once, one read per page they lie in: a walk's
- * check again of the pools it has read (their records, the links before
- * them, their strings).  Reset, add the places, read, then get each.
+ * Several places read at once: a walk's check again of the pools it has
+ * read (their records, the links before them, their strings).  Places in
+ * one page are read together; places at most KMP_SPANS_GAP bytes apart
+ * (a page between them, or less) with one read of up to KMP_SPANS_RUN
+ * bytes, each alone when that read fails.  Reset, add the places, read, then get each.
  */
+#define KMP_SPANS_GAP (2 * KMP_RC_PAGE)
+#define KMP_SPANS_RUN (16 * KMP_RC_PAGE)
 #define KMP_SPANS_MAX 192
 
 struct kmp_span {
@@ -42,6 +50,7 @@ struct kmp_span {
 struct kmp_spans {
 	struct kmp_span v[KMP_SPANS_MAX];
 	size_t n;
+	uint16_t by_addr[KMP_SPANS_MAX];	/* kmp_spans_read()'s order */
 	unsigned char *data;
 	size_t cap;
 };
