@@ -534,7 +534,10 @@ static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r
 	}
 	p->instance = kmp_escape_word(inst ? inst : "-");
 	free(inst);
-	snprintf(p->owner, sizeof(p->owner), "%s", t.owner);
+	/* snprintf("%s")'s copy, cut to the buffer, without printf's cost a pool. */
+	len = strnlen(t.owner, sizeof(p->owner) - 1);
+	memcpy(p->owner, t.owner, len);
+	p->owner[len] = '\0';
 	p->name = t.name;
 	p->site = t.site;
 	p->function = t.function;

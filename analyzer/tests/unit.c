@@ -1292,6 +1292,102 @@ out:
 	end();
 }
 
+/*
+ * The rows are built by hand (report.c), not with printf(): every
+ * version's row against the printf() conversions it stands for, with
+ * numbers at their limits, names longer than the columns and the buffer.
+ */
+static void test_row_format(void)
+{
+	static const int64_t ints[] = { 0, 7, -1, 123456789, INT64_MIN, INT64_MAX, -4000 };
+	static const uint64_t uints[] = { 0, 9, 4294967295u, UINT64_MAX, 100000 };
+	char *longname = malloc(3000), *got = NULL, *want = NULL;
+	size_t gotlen = 0, wantlen = 0, bad = 0, rows = 0;
+
+	begin("a row built by hand is the row printf() makes, byte for byte, in every version");
+	if (!longname)
+		abort();
+	memset(longname, 'n', 2999);
+	longname[2999] = '\0';
+	for (int v = 0; v < 4; v++) {
+		for (size_t k = 0; k < 7; k++) {
+			const char *names[] = { "a", "exactly_24_chars_long_xx", "bio-0",
+						"thirty_chars_long_name_xxxxxxx", longname, "", "x y" };
+			struct kmp_pool p = { 0 };
+			char waiting[24], oldest[24];
+			FILE *g, *w;
+
+			p.name = (char *)names[k];
+			p.type = k % 2 ? "kmalloc" : "page";
+			p.elem_size = uints[k % 5];
+			p.min_nr = ints[k % 7];
+			p.curr_nr = ints[(k + 1) % 7];
+			p.low_nr = ints[(k + 4) % 7];
+			p.nr_reserve = uints[(k + 3) % 5];
+			p.nr_wait = uints[(k + 1) % 5];
+			p.waiting = uints[(k + 2) % 5];
+			p.waiting_unknown = k == 3;
+			snprintf(p.owner, sizeof(p.owner), "%s", k == 2 ? "-" : "dm_crypt");
+			p.v11 = v >= 1;
+			p.v12 = v >= 2;
+			p.v6 = v == 3;
+			p.nr_fail = uints[(k + 4) % 5];
+			p.nr_empty = uints[k % 5];
+			p.oldest_wait = uints[(k + 2) % 5];
+			p.oldest_unknown = k == 5;
+			p.instance = k == 4 ? longname : "253:0";
+			p.site = k == 6 ? longname : "drivers/md/dm-crypt.c:3349";
+			g = open_memstream(&got, &gotlen);
+			w = open_memstream(&want, &wantlen);
+			if (!g || !w)
+				abort();
+			kmp_report_pool(g, &p);
+			if (p.waiting_unknown)
+				snprintf(waiting, sizeof(waiting), "?");
+			else
+				snprintf(waiting, sizeof(waiting), "%" PRIu64, p.waiting);
+			if (p.oldest_unknown)
+				snprintf(oldest, sizeof(oldest), "?");
+			else
+				snprintf(oldest, sizeof(oldest), "%" PRIu64, p.oldest_wait);
+			if (p.v6) {
+				size_t len = strlen(p.name);
+
+				fprintf(w, "%s%*s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6"
+					PRId64 " %12" PRIu64 " %8" PRIu64 " %7s %8" PRIu64 " %8" PRIu64
+					" %11s %s %s %s\n", p.name, len < 30 ? (int)(30 - len) : 0, "",
+					p.type, p.elem_size, p.min_nr, p.curr_nr, p.low_nr, p.nr_reserve,
+					p.nr_wait, waiting, p.nr_fail, p.nr_empty, oldest, p.owner,
+					p.instance, p.site);
+			} else {
+				fprintf(w, "%-24s %-7s %9" PRIu64 " %6" PRId64 " %7" PRId64 " %6" PRId64
+					" %12" PRIu64 " %8" PRIu64 " %7s %s", p.name, p.type, p.elem_size,
+					p.min_nr, p.curr_nr, p.low_nr, p.nr_reserve, p.nr_wait, waiting,
+					p.owner);
+				if (p.v11)
+					fprintf(w, " %" PRIu64 " %" PRIu64, p.nr_fail, p.nr_empty);
+				if (p.v12)
+					fprintf(w, " %s %s", oldest, p.instance);
+				fputc('\n', w);
+			}
+			fclose(g);
+			fclose(w);
+			rows++;
+			if (gotlen != wantlen || memcmp(got, want, gotlen)) {
+				if (!bad++)
+					printf("# version %d row %zu:\n#  got  %.200s#  want %.200s", v, k,
+					       got, want);
+			}
+			free(got);
+			free(want);
+			got = want = NULL;
+		}
+	}
+	CHECK(!bad, "%zu of %zu rows differ", bad, rows);
+	free(longname);
+	end();
+}
+
 static void test_live(void)
 {
 	static const struct kmp_mem_ops ops = { churn_read, NULL, NULL };
@@ -1787,6 +1883,7 @@ int main(int argc, char **argv)
 	test_counters();
 	test_exit_statuses(argv[1]);
 	test_json_escape();
+	test_row_format();
 	test_states();
 	test_panic(argv[1]);
 	test_vmcoreinfo();
