@@ -14,12 +14,14 @@ R = Results("scale")
 D = Outdir(OUT, R)
 times = {}
 # kmempool on /proc/kcore against cat /proc/mempool at the largest count:
-# the goal is 2x, not met under TCG (2.9x-4.6x measured on this
-# rig, the host's speed swinging; 4.5x before the walk's page cache).
-# What the walk reads is checked exactly by the unit test (78 reads for
-# 256 pools); this bound catches only a gross regression (a walk read
-# again and again, or reads per pool multiplied).
-KMP_RATIO = 6
+# the goal is 2x.  Measured on this rig (best of 3 each, TCG):
+# 4.5x before the walk's page cache, 3.2x with lines of 8 pages read at
+# once, 1.2x-1.9x since the rows are no longer printed with printf()
+# (the walk is CPU-bound in the guest).  The host's speed swings between
+# runs, so the bound leaves room above the goal: 2.5x, which each of the
+# earlier walks would fail.  What the walk reads is checked exactly by the
+# unit test (21 reads for 256 pools).
+KMP_RATIO = 2.5
 for n in COUNTS:
     def num(name):
         try:
