@@ -8,6 +8,7 @@
 #include <gelf.h>
 #include <string.h>
 
+#include "dwarfunit.h"
 #include "dwarfutil.h"
 #include "vmlinux.h"
 
@@ -389,6 +390,8 @@ bool kmp_dwarf_cu_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 
 	if (addr && raw_aranges(dw, addr, &cu_off) &&
 	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (kmp_dwarf_unit(dw, cu_off, cu))
+			return true;
 		intern_units(dw, cu_off);
 		if (dwarf_offdie(dw, cu_off + hsize, cu))
 			return true;
@@ -405,6 +408,11 @@ bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 	*via_aranges = false;
 	if (!no_aranges && addr && raw_aranges(dw, addr, &cu_off) &&
 	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		/* The unit alone (dwarfunit.c), else libdw's handle after the units before it. */
+		if (kmp_dwarf_unit(dw, cu_off, cu)) {
+			*via_aranges = true;
+			return true;
+		}
 		intern_units(dw, cu_off);
 		if (dwarf_offdie(dw, cu_off + hsize, cu)) {
 			*via_aranges = true;

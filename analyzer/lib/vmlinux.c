@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "dwarfutil.h"
+#include "dwarfunit.h"
 #include "vmlinux.h"
 
 static void read_build_id(struct kmp_vmlinux *v)
@@ -63,6 +64,8 @@ static void random_access(Elf *elf)
 void kmp_vmlinux_release(struct kmp_vmlinux *v)
 {
 	kmp_elf_release(v->elf);
+	if (v->dwarf)
+		kmp_dwarf_units_release(v->dwarf);
 }
 
 void kmp_elf_release(Elf *elf)
@@ -117,6 +120,7 @@ bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 			   "CONFIG_DEBUG_INFO; libdw: %s)", path, dwarf_errmsg(-1));
 		goto fail;
 	}
+	kmp_dwarf_unit_source(v->dwarf, v->fd);
 	read_build_id(v);
 	return true;
 fail:
@@ -129,6 +133,7 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	kmp_symindex_free(&v->symidx);
 	if (v->dwarf) {
 		kmp_dwarf_forget(v->dwarf);	/* a later Dwarf may get its address */
+		kmp_dwarf_units_free(v->dwarf);
 		dwarf_end(v->dwarf);
 	}
 	if (v->elf)
@@ -192,6 +197,25 @@ static void symbols_from_source(struct kmp_vmlinux *v, struct kmp_sym *syms, siz
 	}
 }
 
+/*
+ * Building the index reads every entry of .symtab and every name in
+ * .strtab, and the mapping is MADV_RANDOM (a page fault a page): map their
+ * pages in one call instead (MADV_POPULATE_READ, Linux 5.14; elsewhere the
+ * faults happen as before).  ~1,800 faults on Debian's 6.1 vmlinux.
+ */
+static void populate(const void *p, size_t len)
+{
+#ifdef MADV_POPULATE_READ
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)p & ~(pg - 1);
+
+	if (len)
+		madvise((void *)start, len + ((uintptr_t)p - start), MADV_POPULATE_READ);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 {
 	bool built_now = false;
@@ -201,6 +225,8 @@ void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 		syms[i].found = false;
 	/* The index is built on the first look-up: one pass over .symtab however many follow. */
 	if (!v->symidx.start && kmp_vmlinux_symtab(v, &t)) {
+		populate(t.syms, t.n * sizeof(*t.syms));
+		populate(t.str, t.strsize);
 		built_now = kmp_symindex_build(&v->symidx, &t);
 		if (!built_now)
 			kmp_vmlinux_release(v);

@@ -15,6 +15,7 @@
 #include <dwarf.h>
 
 #include "core.h"
+#include "dwarfunit.h"
 #include "dwarfutil.h"
 #include "fake_kernel.h"
 #include "layout_check.h"
@@ -1388,6 +1389,64 @@ static void test_row_format(void)
 	end();
 }
 
+/*
+ * A unit read through a handle of its own (dwarfunit.c): the same unit
+ * and the same layout as through the whole file's handle; a unit whose
+ * abbreviations refer outside it (DWARF 4 type units, DW_FORM_ref_sig8)
+ * is refused, and the layout then comes from the whole file's handle.
+ */
+static void test_dwarf_unit(const char *vmlinux, const char *types)
+{
+	struct kmp_sym sym = { .name = "mempool_exit" };
+	struct kmp_layout whole = { 0 }, alone = { 0 };
+	char sname[64], cname[256];
+	struct kmp_vmlinux v;
+	struct kmp_err err;
+	Dwarf_Die cu, ref;
+	Dwarf_Off next;
+	size_t hsize;
+
+	begin("a unit alone in a handle of its own: the same unit and layout; a unit that "
+	      "refers outside itself is refused");
+	if (!kmp_vmlinux_open(&v, vmlinux, &err)) {
+		CHECK(0, "cannot open %s: %s", vmlinux, err.msg);
+		end();
+		return;
+	}
+	kmp_vmlinux_symbols(&v, &sym, 1);
+	CHECK(sym.found && dwarf_nextcu(v.dwarf, 0, &next, &hsize, NULL, NULL, NULL) == 0 &&
+	      dwarf_offdie(v.dwarf, hsize, &ref), "no mempool_exit or no first unit");
+	CHECK(kmp_dwarf_unit(v.dwarf, 0, &cu) && dwarf_cu_getdwarf(cu.cu) != v.dwarf &&
+	      dwarf_diename(&cu) && dwarf_diename(&ref) &&
+	      !strcmp(dwarf_diename(&cu), dwarf_diename(&ref)), "the unit alone differs");
+	/* The layout from the unit alone (kmp_dwarf_cu's first choice), and from the whole file. */
+	CHECK(kmp_layout_load(&v, sym.addr, false, &alone, &err), "unit alone: %s", err.msg);
+	/* Its names live in the unit's handle, freed here (the session frees it with the file's). */
+	snprintf(sname, sizeof(sname), "%s", alone.pool_struct ? alone.pool_struct : "");
+	snprintf(cname, sizeof(cname), "%s", alone.cu_name ? alone.cu_name : "");
+	alone.pool_struct = sname;
+	alone.cu_name = cname;
+	kmp_dwarf_units_free(v.dwarf);
+	CHECK(kmp_layout_load(&v, sym.addr, false, &whole, &err), "whole file: %s", err.msg);
+	/* Names point into each handle's string section: compared as strings. */
+	CHECK(whole.pool_struct && alone.pool_struct && !strcmp(whole.pool_struct, alone.pool_struct),
+	      "struct names differ");
+	alone.pool_struct = whole.pool_struct;
+	CHECK(whole.cu_name && alone.cu_name && !strcmp(whole.cu_name, alone.cu_name),
+	      "unit names differ");
+	alone.cu_name = whole.cu_name;
+	CHECK(!memcmp(&whole, &alone, sizeof(whole)), "the layouts differ");
+	kmp_vmlinux_close(&v);
+	if (!kmp_vmlinux_open(&v, types, &err)) {
+		CHECK(0, "cannot open %s: %s", types, err.msg);
+		end();
+		return;
+	}
+	CHECK(!kmp_dwarf_unit(v.dwarf, 0, &cu), "a unit with DW_FORM_ref_sig8 was taken alone");
+	kmp_vmlinux_close(&v);
+	end();
+}
+
 static void test_live(void)
 {
 	static const struct kmp_mem_ops ops = { churn_read, NULL, NULL };
@@ -1862,11 +1921,12 @@ static void test_name_rule(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: unit FAKE_VMLINUX\n");
+	if (argc != 3) {
+		fprintf(stderr, "usage: unit FAKE_VMLINUX FAKE_VMLINUX_TYPES\n");
 		return 2;
 	}
 	test_layout(argv[1]);
+	test_dwarf_unit(argv[1], argv[2]);
 	test_empty();
 	test_one();
 	test_many();

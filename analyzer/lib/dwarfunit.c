@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmempool: a Dwarf handle over one unit of a vmlinux.
+ *
+ * libdw finds the unit of a DIE offset only after it has learnt the header
+ * of every unit before it: the first DIE of mm/mempool.c in a distribution
+ * vmlinux costs the headers of thousands of units (a fifth of `kmempool
+ * waiters` on Debian's 6.1).  A unit whose DIEs refer to no other unit
+ * needs none of them.  This file gives libdw an ELF image in memory whose
+ * .debug_info is that one unit and whose other debug sections are the
+ * vmlinux's own: a page of headers mapped right in front of a second
+ * mapping of the file, so that the sections' offsets point into it and
+ * nothing is copied.
+ *
+ * A unit is refused (the caller then uses the whole file's handle) when
+ * any abbreviation of its table has a form that reaches outside the unit
+ * (DW_FORM_ref_addr, a type signature, a supplementary or alternate file)
+ * or hides its form (DW_FORM_indirect): a DIE offset into the whole
+ * .debug_info read against the one unit would name a wrong DIE.  Also
+ * refused: compressed sections, and any header that does not fit its
+ * section.
+ */
+#include <dwarf.h>
+#include <gelf.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dwarfunit.h"
+
+#define UNITS_MAX 16
+#define HEAD 4096		/* the page of headers in front of the file */
+#define ABBREVS_MAX 100000	/* a unit's abbreviations, at most */
+
+struct unit {
+	const Dwarf *parent;
+	Dwarf_Off off;
+	Dwarf *dw;
+	Elf *elf;
+	void *base;
+	size_t len;
+};
+
+static struct unit units[UNITS_MAX];
+static size_t nunits;
+static const Dwarf *src_dw;
+static int src_fd = -1;
+
+/* The debug sections the image carries besides the unit (absent ones are left out). */
+static const char *const carried[] = {
+	".debug_abbrev", ".debug_str", ".debug_line_str", ".debug_str_offsets", ".debug_addr",
+	".debug_rnglists", ".debug_loclists", ".debug_line", ".debug_ranges", ".debug_loc",
+};
+#define NCARRIED (sizeof(carried) / sizeof(carried[0]))
+
+void kmp_dwarf_unit_source(const Dwarf *dw, int fd)
+{
+	src_dw = dw;
+	src_fd = fd;
+}
+
+static uint64_t get_le(const unsigned char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = n; i > 0; i--)
+		v = (v << 8) | p[i - 1];
+	return v;
+}
+
+/* A ULEB128 at *@p below @end, moving *@p past it; false when cut off or too long. */
+static bool uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	unsigned int shift = 0;
+
+	*v = 0;
+	while (*p < end && shift < 64) {
+		unsigned char b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+static bool form_stays_inside(uint64_t form)
+{
+	switch (form) {
+	case DW_FORM_ref_addr:
+	case DW_FORM_indirect:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_ref_sup8:
+	case DW_FORM_strp_sup:
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_GNU_strp_alt:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* True when every abbreviation of the table at @off of @abbrev keeps to its unit. */
+static bool abbrevs_inside(const Elf_Data *abbrev, uint64_t off)
+{
+	const unsigned char *p, *end;
+
+	if (!abbrev || off >= abbrev->d_size)
+		return false;
+	p = (const unsigned char *)abbrev->d_buf + off;
+	end = (const unsigned char *)abbrev->d_buf + abbrev->d_size;
+	for (unsigned int n = 0; n < ABBREVS_MAX; n++) {
+		uint64_t code, tag, name, form, ic;
+
+		if (!uleb(&p, end, &code))
+			return false;
+		if (!code)
+			return true;	/* the table's end */
+		if (!uleb(&p, end, &tag) || p >= end)
+			return false;
+		p++;	/* DW_CHILDREN_yes or _no */
+		for (unsigned int a = 0;; a++) {
+			if (a > 1000 || !uleb(&p, end, &name) || !uleb(&p, end, &form))
+				return false;
+			if (!name && !form)
+				break;
+			if (!form_stays_inside(form))
+				return false;
+			if (form == DW_FORM_implicit_const && !uleb(&p, end, &ic))
+				return false;
+		}
+	}
+	return false;
+}
+
+/*
+ * The unit at @off of .debug_info (@info): its end in *@end, false unless
+ * it is a compile unit (DWARF 2-5) whose abbreviations keep to it.
+ */
+static bool unit_ok(const Elf_Data *info, const Elf_Data *abbrev, uint64_t off, uint64_t *end)
+{
+	const unsigned char *p;
+	uint64_t len, avail, abbrev_off;
+	size_t lsize = 4, osize = 4, at;
+	unsigned int version;
+
+	if (!info || off >= info->d_size || info->d_size - off < 11)
+		return false;
+	p = (const unsigned char *)info->d_buf + off;
+	avail = info->d_size - off;
+	len = get_le(p, 4);
+	if (len == 0xffffffffULL) {
+		if (avail < 23)
+			return false;
+		len = get_le(p + 4, 8);
+		lsize = 12;
+		osize = 8;
+	} else if (len >= 0xfffffff0ULL) {
+		return false;
+	}
+	if (len > avail - lsize || len < 2 + 1 + 1 + osize)
+		return false;
+	version = (unsigned int)get_le(p + lsize, 2);
+	at = lsize + 2;
+	if (version == 5) {
+		if (p[at] != DW_UT_compile)
+			return false;
+		abbrev_off = get_le(p + at + 2, osize);
+	} else if (version >= 2 && version <= 4) {
+		abbrev_off = get_le(p + at, osize);
+	} else {
+		return false;
+	}
+	*end = off + lsize + len;
+	return abbrevs_inside(abbrev, abbrev_off);
+}
+
+static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * The page of headers at @head: the vmlinux's ELF header with no program
+ * headers and @n + 2 sections (none, those of @sh, named @names, and the
+ * section names), each at HEAD + its file offset.  False if they do not fit.
+ */
+static bool write_head(unsigned char *head, const Elf64_Ehdr *eh, const GElf_Shdr *sh,
+		       const char *const *names, size_t n)
+{
+	Elf64_Ehdr *e = (Elf64_Ehdr *)head;
+	Elf64_Shdr *s = (Elf64_Shdr *)(head + sizeof(*e));
+	size_t strs = sizeof(*e) + (n + 2) * sizeof(*s), used = 1;
+	char *str = (char *)head + strs;
+
+	if (strs + 1 > HEAD)
+		return false;
+	*e = *eh;
+	e->e_phoff = 0;
+	e->e_phnum = 0;
+	e->e_shoff = sizeof(*e);
+	e->e_shentsize = sizeof(*s);
+	e->e_shnum = (Elf64_Half)(n + 2);
+	e->e_shstrndx = (Elf64_Half)(n + 1);
+	memset(s, 0, (n + 2) * sizeof(*s));
+	str[0] = '\0';
+	for (size_t i = 0; i <= n; i++) {
+		const char *name = i < n ? names[i] : ".shstrtab";
+		size_t len = strlen(name) + 1;
+
+		if (strs + used + len > HEAD)
+			return false;
+		memcpy(str + used, name, len);
+		s[i + 1].sh_name = (Elf64_Word)used;
+		used += len;
+		if (i < n) {
+			s[i + 1].sh_type = sh[i].sh_type;
+			s[i + 1].sh_offset = HEAD + sh[i].sh_offset;
+			s[i + 1].sh_size = sh[i].sh_size;
+			s[i + 1].sh_addralign = 1;
+		}
+	}
+	s[n + 1].sh_type = SHT_STRTAB;
+	s[n + 1].sh_offset = strs;
+	s[n + 1].sh_size = used;
+	s[n + 1].sh_addralign = 1;
+	return true;
+}
+
+/* The image for the unit [@off, @end) of .debug_info (header @info); false if anything fails. */
+static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t end,
+		      struct unit *u)
+{
+	const char *names[NCARRIED + 1];
+	GElf_Shdr sh[NCARRIED + 1];
+	Elf64_Ehdr *eh = elf64_getehdr(elf);
+	size_t shstrndx, n = 0;
+	struct stat st;
+	unsigned char *base;
+
+	if (!eh || elf_getshdrstrndx(elf, &shstrndx) || fstat(src_fd, &st) || st.st_size <= 0)
+		return false;
+	names[n] = ".debug_info";
+	sh[n] = *info;
+	sh[n].sh_offset += off;
+	sh[n++].sh_size = end - off;
+	for (size_t i = 0; i < NCARRIED; i++) {
+		if (!section(elf, shstrndx, carried[i], &sh[n]))
+			continue;
+		if (sh[n].sh_flags & SHF_COMPRESSED || sh[n].sh_type == SHT_NOBITS ||
+		    sh[n].sh_offset > (uint64_t)st.st_size ||
+		    sh[n].sh_size > (uint64_t)st.st_size - sh[n].sh_offset)
+			return false;
+		names[n++] = carried[i];
+	}
+	u->len = HEAD + (size_t)st.st_size;
+	base = mmap(NULL, u->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		return false;
+	u->base = base;
+	if (mmap(base + HEAD, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_FIXED, src_fd, 0) ==
+	    MAP_FAILED ||
+	    mmap(base, HEAD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	    MAP_FAILED || !write_head(base, eh, sh, names, n))
+		return false;
+	/* Read at scattered places, as the file's own mapping (vmlinux.c). */
+	madvise(base + HEAD, (size_t)st.st_size, MADV_RANDOM);
+	u->elf = elf_memory((char *)base, u->len);
+	if (!u->elf)
+		return false;
+	u->dw = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
+	return u->dw != NULL;
+}
+
+static void unit_free(struct unit *u)
+{
+	if (u->dw)
+		dwarf_end(u->dw);
+	if (u->elf)
+		elf_end(u->elf);
+	if (u->base)
+		munmap(u->base, u->len);
+	memset(u, 0, sizeof(*u));
+}
+
+bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu)
+{
+	Elf *elf = dwarf_getelf(dw);
+	GElf_Shdr info_sh, abbrev_sh;
+	Elf_Scn *info_scn, *abbrev_scn;
+	Dwarf_Off next;
+	uint64_t end;
+	size_t shstrndx, hsize;
+	struct unit u = { .parent = dw, .off = cu_off };
+
+	for (size_t i = 0; i < nunits; i++) {
+		if (units[i].parent == dw && units[i].off == cu_off)
+			return dwarf_nextcu(units[i].dw, 0, &next, &hsize, NULL, NULL, NULL) == 0 &&
+			       dwarf_offdie(units[i].dw, hsize, cu) != NULL;
+	}
+	if (dw != src_dw || src_fd < 0 || nunits == UNITS_MAX || !elf ||
+	    elf_getshdrstrndx(elf, &shstrndx) ||
+	    !(info_scn = section(elf, shstrndx, ".debug_info", &info_sh)) ||
+	    !(abbrev_scn = section(elf, shstrndx, ".debug_abbrev", &abbrev_sh)) ||
+	    (info_sh.sh_flags & SHF_COMPRESSED) || (abbrev_sh.sh_flags & SHF_COMPRESSED) ||
+	    !unit_ok(elf_rawdata(info_scn, NULL), elf_rawdata(abbrev_scn, NULL), cu_off, &end))
+		return false;
+	if (!make_unit(elf, &info_sh, cu_off, end, &u) ||
+	    dwarf_nextcu(u.dw, 0, &next, &hsize, NULL, NULL, NULL) != 0 || next != end - cu_off ||
+	    !dwarf_offdie(u.dw, hsize, cu)) {
+		unit_free(&u);
+		return false;
+	}
+	units[nunits++] = u;
+	return true;
+}
+
+void kmp_dwarf_units_release(const Dwarf *dw)
+{
+	for (size_t i = 0; i < nunits; i++)
+		if (units[i].parent == dw)
+			madvise((unsigned char *)units[i].base + HEAD, units[i].len - HEAD,
+				MADV_DONTNEED);
+}
+
+void kmp_dwarf_units_free(const Dwarf *dw)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < nunits; i++) {
+		if (units[i].parent == dw)
+			unit_free(&units[i]);
+		else
+			units[kept++] = units[i];
+	}
+	nunits = kept;
+	if (src_dw == dw) {
+		src_dw = NULL;
+		src_fd = -1;
+	}
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: a Dwarf handle over one unit of a vmlinux (see dwarfunit.c).
+ */
+#ifndef KMP_DWARFUNIT_H
+#define KMP_DWARFUNIT_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+
+/* The file @dw reads, by its descriptor (kept open by the caller until kmp_dwarf_units_free()). */
+void kmp_dwarf_unit_source(const Dwarf *dw, int fd);
+/*
+ * The DIE of the unit at @cu_off of @dw, in a handle over that unit alone
+ * (made once, kept until kmp_dwarf_units_free()); false when the unit may
+ * refer to another one, or anything else stands in the way: use @dw.
+ */
+bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu);
+/* The file pages the unit handles of @dw have read are given back (read again when needed). */
+void kmp_dwarf_units_release(const Dwarf *dw);
+/* Every unit handle made from @dw is freed, and its file forgotten. */
+void kmp_dwarf_units_free(const Dwarf *dw);
+
+#endif
