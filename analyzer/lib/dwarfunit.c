@@ -61,15 +61,6 @@ void kmp_dwarf_unit_source(const Dwarf *dw, int fd)
 	src_fd = fd;
 }
 
-static uint64_t get_le(const unsigned char *p, size_t n)
-{
-	uint64_t v = 0;
-
-	for (size_t i = n; i > 0; i--)
-		v = (v << 8) | p[i - 1];
-	return v;
-}
-
 /* A ULEB128 at *@p below @end, moving *@p past it; false when cut off or too long. */
 static bool uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
@@ -152,11 +143,11 @@ static bool unit_ok(const Elf_Data *info, const Elf_Data *abbrev, uint64_t off, 
 		return false;
 	p = (const unsigned char *)info->d_buf + off;
 	avail = info->d_size - off;
-	len = get_le(p, 4);
+	len = kmp_get_le(p, 4);
 	if (len == 0xffffffffULL) {
 		if (avail < 23)
 			return false;
-		len = get_le(p + 4, 8);
+		len = kmp_get_le(p + 4, 8);
 		lsize = 12;
 		osize = 8;
 	} else if (len >= 0xfffffff0ULL) {
@@ -164,14 +155,14 @@ static bool unit_ok(const Elf_Data *info, const Elf_Data *abbrev, uint64_t off, 
 	}
 	if (len > avail - lsize || len < 2 + 1 + 1 + osize)
 		return false;
-	version = (unsigned int)get_le(p + lsize, 2);
+	version = (unsigned int)kmp_get_le(p + lsize, 2);
 	at = lsize + 2;
 	if (version == 5) {
 		if (p[at] != DW_UT_compile)
 			return false;
-		abbrev_off = get_le(p + at + 2, osize);
+		abbrev_off = kmp_get_le(p + at + 2, osize);
 	} else if (version >= 2 && version <= 4) {
-		abbrev_off = get_le(p + at, osize);
+		abbrev_off = kmp_get_le(p + at, osize);
 	} else {
 		return false;
 	}

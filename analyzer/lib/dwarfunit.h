@@ -7,6 +7,18 @@
 
 #include <elfutils/libdw.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The @n-byte little-endian number at @p (raw DWARF sections). */
+static inline uint64_t kmp_get_le(const unsigned char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = n; i > 0; i--)
+		v = (v << 8) | p[i - 1];
+	return v;
+}
 
 /* The file @dw reads, by its descriptor (kept open by the caller until kmp_dwarf_units_free()). */
 void kmp_dwarf_unit_source(const Dwarf *dw, int fd);

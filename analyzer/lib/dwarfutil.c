@@ -260,15 +260,6 @@ bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)
 	return false;
 }
 
-static uint64_t get_le(const unsigned char *p, size_t n)
-{
-	uint64_t v = 0;
-
-	for (size_t i = n; i > 0; i--)
-		v = (v << 8) | p[i - 1];
-	return v;
-}
-
 /*
  * The offset of the unit whose .debug_aranges set covers @addr, read from
  * the raw section: libdw's dwarf_getaranges() also reads the header of
@@ -301,13 +292,13 @@ static bool raw_aranges(Dwarf *dw, uint64_t addr, Dwarf_Off *cu_off)
 	for (size_t off = 0; off + 4 <= d->d_size;) {
 		const unsigned char *p = (const unsigned char *)d->d_buf + off;
 		size_t avail = d->d_size - off, hdr, tuple, end, osize = 4, lsize = 4;
-		uint64_t len = get_le(p, 4), info;
+		uint64_t len = kmp_get_le(p, 4), info;
 		unsigned int asize, ssize;
 
 		if (len == 0xffffffffULL) {
 			if (avail < 12)
 				return false;
-			len = get_le(p + 4, 8);
+			len = kmp_get_le(p + 4, 8);
 			lsize = 12;
 			osize = 8;
 		} else if (len >= 0xfffffff0ULL) {
@@ -318,7 +309,7 @@ static bool raw_aranges(Dwarf *dw, uint64_t addr, Dwarf_Off *cu_off)
 		end = lsize + (size_t)len;
 		if (end < lsize + 2 + osize + 2)
 			return false;
-		info = get_le(p + lsize + 2, osize);
+		info = kmp_get_le(p + lsize + 2, osize);
 		asize = p[lsize + 2 + osize];
 		ssize = p[lsize + 2 + osize + 1];
 		if (asize != 8 || ssize != 0)
@@ -327,7 +318,7 @@ static bool raw_aranges(Dwarf *dw, uint64_t addr, Dwarf_Off *cu_off)
 		tuple = 2 * asize;
 		hdr = (hdr + tuple - 1) / tuple * tuple;	/* tuples are aligned */
 		for (size_t t = hdr; t + tuple <= end; t += tuple) {
-			uint64_t start = get_le(p + t, 8), length = get_le(p + t + 8, 8);
+			uint64_t start = kmp_get_le(p + t, 8), length = kmp_get_le(p + t + 8, 8);
 
 			if (!start && !length)
 				break;
