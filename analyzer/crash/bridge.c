@@ -139,7 +139,7 @@ static const struct kmp_symbol_source crash_symbols = { crash_symbol, NULL, "cra
 bool kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
 			    struct kmp_err *err)
 {
-	struct kmp_mem mem = { &crash_mem_ops, NULL, false };
+	struct kmp_mem mem = { &crash_mem_ops, NULL, false, false };
 	struct kmp_options oo = *o;
 
 	if (!oo.vmlinux)

@@ -36,6 +36,11 @@ struct kmp_mem {
 	 * it corruption.
 	 */
 	bool live;
+	/*
+	 * Its reads are made one at a time whatever the readers (libkdumpfile,
+	 * kdump.c): a scan's default is then one thread.
+	 */
+	bool serial;
 };
 
 bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,

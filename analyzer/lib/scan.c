@@ -405,11 +405,14 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/* How many threads search slabs: @want (0: one per CPU, at most SCAN_THREADS_MAX). */
-static unsigned int slab_threads(unsigned int want, uint64_t nchunks)
+/*
+ * How many threads search slabs: @want (0: one per CPU, at most
+ * SCAN_THREADS_MAX; one when the reader's reads are serial anyway).
+ */
+static unsigned int slab_threads(unsigned int want, uint64_t nchunks, bool serial)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t n = want ? want : cpus > 0 ? (uint64_t)cpus : 1;
+	uint64_t n = want ? want : serial ? 1 : cpus > 0 ? (uint64_t)cpus : 1;
 
 	if (n > SCAN_THREADS_MAX)
 		n = SCAN_THREADS_MAX;
@@ -444,7 +447,7 @@ static void scan_slabs(struct scanner *s, uint64_t max_pfn, unsigned int threads
 	unsigned int n = 0;
 
 	w.nchunks = (max_pfn + CHUNK_PFNS - 1) / CHUNK_PFNS;
-	threads = slab_threads(threads, w.nchunks);
+	threads = slab_threads(threads, w.nchunks, s->mem->serial);
 	pthread_mutex_init(&w.lock, NULL);
 	for (unsigned int t = 0; t < threads; t++) {
 		struct kmp_mem *mem = t ? kmp_mem_clone(s->mem) : s->mem;

@@ -589,7 +589,7 @@ static void test_brent(void)
 {
 	static const struct kmp_mem_ops ops = { ring_read, ring_close, NULL };
 	struct ring r = { { 0 }, 0 };
-	struct kmp_mem mem = { &ops, &r, false };
+	struct kmp_mem mem = { &ops, &r, false, false };
 	unsigned long visits = 0;
 	uint64_t last;
 	struct kmp_err err;
@@ -950,7 +950,7 @@ static void test_counters(void)
 	begin("live: counters read in the middle of an update are read again, not called corrupt");
 	for (int left = 1; left <= 4; left++) {
 		struct torn t = { &f, left == 4 ? 1000 : left };
-		struct kmp_mem mem = { &ops, &t, true };
+		struct kmp_mem mem = { &ops, &t, true, false };
 		int rc;
 
 		fake_init(&f, 3);
@@ -1171,7 +1171,7 @@ static void test_live_reads(void)
 	struct fake f;
 	const size_t n = 256;
 	struct churn c = { &f, 0, 0, false, 1, false, 0, false };
-	struct kmp_mem mem = { &ops, &c, true };
+	struct kmp_mem mem = { &ops, &c, true, false };
 	bool same = true;
 
 	begin("live: a quiet walk of 256 pools reads their pages a line at a time, and checks "
@@ -1201,7 +1201,7 @@ static void test_live_reads(void)
 	      "read again, not printed");
 	{
 		struct churn g = { &f, 0, 0, false, 1, false, 0, true };
-		struct kmp_mem gm = { &ops, &g, true };
+		struct kmp_mem gm = { &ops, &g, true, false };
 
 		fake_init(&f, 3);
 		memset(&live, 0, sizeof(live));
@@ -1460,7 +1460,7 @@ static void test_live(void)
 	/* How many reads does a quiet walk of 3 pools take? */
 	{
 		struct churn c = { &f, 0, 0, false, 1, false, 0, false };
-		struct kmp_mem mem = { &ops, &c, true };
+		struct kmp_mem mem = { &ops, &c, true, false };
 
 		fake_init(&f, 3);
 		memset(&p, 0, sizeof(p));
@@ -1474,7 +1474,7 @@ static void test_live(void)
 	for (size_t victim = 1; victim <= 4; victim++) {
 		for (at = 1; at <= total + 1; at++) {
 			struct churn c = { &f, 0, at, false, (victim - 1) % 2 + 1, victim > 2, 0, false };
-			struct kmp_mem mem = { &ops, &c, true };
+			struct kmp_mem mem = { &ops, &c, true, false };
 			char want[16];
 			int rc;
 
@@ -1510,7 +1510,7 @@ static void test_live(void)
 	begin("live: a list that never settles ends as changed; a steady broken link is corrupt");
 	{
 		struct churn c = { &f, 0, 0, true, 1, false, 0, false };
-		struct kmp_mem mem = { &ops, &c, true };
+		struct kmp_mem mem = { &ops, &c, true, false };
 
 		fake_init(&f, 3);
 		memset(&p, 0, sizeof(p));
@@ -1526,7 +1526,7 @@ static void test_live(void)
 	/* A live wait queue that cannot be walked, of a pool still listed: "?", changed. */
 	{
 		struct churn c = { &f, 0, 0, false, 1, false, 0, false };
-		struct kmp_mem mem = { &ops, &c, true };
+		struct kmp_mem mem = { &ops, &c, true, false };
 
 		fake_init(&f, 3);
 		put_at(pool_bytes(&f, 1), L.wait.off + L.wqh_head.off + L.lh_next.off, 8, 0);
@@ -1545,7 +1545,7 @@ static void test_live(void)
 	/* A link that is broken the same way in every walk is corrupt, live too. */
 	{
 		struct churn c = { &f, 0, 0, false, 1, false, 0, false };
-		struct kmp_mem mem = { &ops, &c, true };
+		struct kmp_mem mem = { &ops, &c, true, false };
 
 		fake_init(&f, 3);
 		set_prev(&f, pool_node(2), pool_node(0));

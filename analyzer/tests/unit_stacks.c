@@ -532,7 +532,7 @@ static void test_live_retry(void)
 	static const struct kmp_mem_ops ops = { changing_read, changing_close, NULL };
 	struct world w;
 	struct changing c;
-	struct kmp_mem mem = { &ops, &c, false };
+	struct kmp_mem mem = { &ops, &c, false, false };
 	struct kmp_stackreport_opts o = { .json = true, .max_tasks = 100, .max_waiters = 100,
 					  .json_kernel = json_kernel_none };
 	struct kmp_naming *nm;
