@@ -41,6 +41,7 @@ struct unit {
 	Elf *elf;
 	void *base;
 	size_t len;
+	Dwarf_Die cu;		/* the unit's DIE in @dw */
 };
 
 static struct unit units[UNITS_MAX];
@@ -59,6 +60,26 @@ void kmp_dwarf_unit_source(const Dwarf *dw, int fd)
 {
 	src_dw = dw;
 	src_fd = fd;
+}
+
+bool kmp_dwarf_initial_length(const unsigned char *p, size_t avail, uint64_t *len,
+			      size_t *lsize, size_t *osize)
+{
+	if (avail < 4)
+		return false;
+	*len = kmp_get_le(p, 4);
+	*lsize = 4;
+	*osize = 4;
+	if (*len == 0xffffffffULL) {
+		if (avail < 12)
+			return false;
+		*len = kmp_get_le(p + 4, 8);
+		*lsize = 12;
+		*osize = 8;
+	} else if (*len >= 0xfffffff0ULL) {
+		return false;
+	}
+	return *len <= avail - *lsize;
 }
 
 /* A ULEB128 at *@p below @end, moving *@p past it; false when cut off or too long. */
@@ -135,25 +156,16 @@ static bool abbrevs_inside(const Elf_Data *abbrev, uint64_t off)
 static bool unit_ok(const Elf_Data *info, const Elf_Data *abbrev, uint64_t off, uint64_t *end)
 {
 	const unsigned char *p;
-	uint64_t len, avail, abbrev_off;
-	size_t lsize = 4, osize = 4, at;
+	uint64_t len, abbrev_off;
+	size_t lsize, osize, at;
 	unsigned int version;
 
-	if (!info || off >= info->d_size || info->d_size - off < 11)
+	if (!info || off >= info->d_size)
 		return false;
 	p = (const unsigned char *)info->d_buf + off;
-	avail = info->d_size - off;
-	len = kmp_get_le(p, 4);
-	if (len == 0xffffffffULL) {
-		if (avail < 23)
-			return false;
-		len = kmp_get_le(p + 4, 8);
-		lsize = 12;
-		osize = 8;
-	} else if (len >= 0xfffffff0ULL) {
-		return false;
-	}
-	if (len > avail - lsize || len < 2 + 1 + 1 + osize)
+	/* The header's fields read below lie within the unit's length. */
+	if (!kmp_dwarf_initial_length(p, info->d_size - off, &len, &lsize, &osize) ||
+	    len < 2 + 1 + 1 + osize)
 		return false;
 	version = (unsigned int)kmp_get_le(p + lsize, 2);
 	at = lsize + 2;
@@ -300,9 +312,10 @@ bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu)
 	struct unit u = { .parent = dw, .off = cu_off };
 
 	for (size_t i = 0; i < nunits; i++) {
-		if (units[i].parent == dw && units[i].off == cu_off)
-			return dwarf_nextcu(units[i].dw, 0, &next, &hsize, NULL, NULL, NULL) == 0 &&
-			       dwarf_offdie(units[i].dw, hsize, cu) != NULL;
+		if (units[i].parent == dw && units[i].off == cu_off) {
+			*cu = units[i].cu;
+			return true;
+		}
 	}
 	if (dw != src_dw || src_fd < 0 || nunits == UNITS_MAX || !elf ||
 	    elf_getshdrstrndx(elf, &shstrndx) ||
@@ -313,10 +326,11 @@ bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu)
 		return false;
 	if (!make_unit(elf, &info_sh, cu_off, end, &u) ||
 	    dwarf_nextcu(u.dw, 0, &next, &hsize, NULL, NULL, NULL) != 0 || next != end - cu_off ||
-	    !dwarf_offdie(u.dw, hsize, cu)) {
+	    !dwarf_offdie(u.dw, hsize, &u.cu)) {
 		unit_free(&u);
 		return false;
 	}
+	*cu = u.cu;
 	units[nunits++] = u;
 	return true;
 }

@@ -20,6 +20,15 @@ static inline uint64_t kmp_get_le(const unsigned char *p, size_t n)
 	return v;
 }
 
+/*
+ * A DWARF unit's initial length at @p, @avail bytes there: the length in
+ * *@len (at most @avail - *@lsize), the size of the length field in *@lsize
+ * (4 or 12) and of section offsets in *@osize (4 or 8).  False when cut
+ * off, reserved (0xfffffff0-0xfffffffe) or longer than what is there.
+ */
+bool kmp_dwarf_initial_length(const unsigned char *p, size_t avail, uint64_t *len,
+			      size_t *lsize, size_t *osize);
+
 /* The file @dw reads, by its descriptor (kept open by the caller until kmp_dwarf_units_free()). */
 void kmp_dwarf_unit_source(const Dwarf *dw, int fd);
 /*

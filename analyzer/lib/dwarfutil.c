@@ -291,20 +291,11 @@ static bool raw_aranges(Dwarf *dw, uint64_t addr, Dwarf_Off *cu_off)
 		return false;
 	for (size_t off = 0; off + 4 <= d->d_size;) {
 		const unsigned char *p = (const unsigned char *)d->d_buf + off;
-		size_t avail = d->d_size - off, hdr, tuple, end, osize = 4, lsize = 4;
-		uint64_t len = kmp_get_le(p, 4), info;
+		size_t hdr, tuple, end, osize, lsize;
+		uint64_t len, info;
 		unsigned int asize, ssize;
 
-		if (len == 0xffffffffULL) {
-			if (avail < 12)
-				return false;
-			len = kmp_get_le(p + 4, 8);
-			lsize = 12;
-			osize = 8;
-		} else if (len >= 0xfffffff0ULL) {
-			return false;
-		}
-		if (len > avail - lsize)
+		if (!kmp_dwarf_initial_length(p, d->d_size - off, &len, &lsize, &osize))
 			return false;
 		end = lsize + (size_t)len;
 		if (end < lsize + 2 + osize + 2)

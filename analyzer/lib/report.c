@@ -174,21 +174,31 @@ static void row_waiting(struct row *r, const struct kmp_pool *p)
 		row_u(r, p->waiting, 7);
 }
 
+/*
+ * The columns every version starts with: "%-*s %-7s %9u %6d %7d %6d %12u
+ * %8u %7s", the name left-aligned in @name_width.
+ */
+static void row_common(struct row *r, const struct kmp_pool *p, size_t name_width)
+{
+	size_t len = strlen(p->name);
+
+	row_put(r, p->name, len);
+	row_pad(r, len < name_width ? name_width - len : 0);
+	row_str(r, p->type, 7, true);
+	row_u(r, p->elem_size, 9);
+	row_d(r, p->min_nr, 6);
+	row_d(r, p->curr_nr, 7);
+	row_d(r, p->low_nr, 6);
+	row_u(r, p->nr_reserve, 12);
+	row_u(r, p->nr_wait, 8);
+	row_waiting(r, p);
+}
+
 static void report_pool_v6(FILE *f, const struct kmp_pool *p)
 {
 	struct row r = { .f = f };
-	size_t len = strlen(p->name);
 
-	row_put(&r, p->name, len);
-	row_pad(&r, len < 30 ? 30 - len : 0);
-	row_str(&r, p->type, 7, true);
-	row_u(&r, p->elem_size, 9);
-	row_d(&r, p->min_nr, 6);
-	row_d(&r, p->curr_nr, 7);
-	row_d(&r, p->low_nr, 6);
-	row_u(&r, p->nr_reserve, 12);
-	row_u(&r, p->nr_wait, 8);
-	row_waiting(&r, p);
+	row_common(&r, p, 30);
 	row_u(&r, p->nr_fail, 8);
 	row_u(&r, p->nr_empty, 8);
 	if (p->oldest_unknown)
@@ -209,17 +219,8 @@ void kmp_report_pool(FILE *f, const struct kmp_pool *p)
 		report_pool_v6(f, p);
 		return;
 	}
-	/* "%-24s %-7s %9u %6d %7d %6d %12u %8u %7s %s", then the later versions' columns */
-	row_put(&r, p->name, strlen(p->name));
-	row_pad(&r, strlen(p->name) < 24 ? 24 - strlen(p->name) : 0);
-	row_str(&r, p->type, 7, true);
-	row_u(&r, p->elem_size, 9);
-	row_d(&r, p->min_nr, 6);
-	row_d(&r, p->curr_nr, 7);
-	row_d(&r, p->low_nr, 6);
-	row_u(&r, p->nr_reserve, 12);
-	row_u(&r, p->nr_wait, 8);
-	row_waiting(&r, p);
+	/* "%-24s ... %7s %s", then the later versions' columns */
+	row_common(&r, p, 24);
 	row_str(&r, p->owner, 0, false);
 	if (p->v11) {
 		row_u(&r, p->nr_fail, 0);
