@@ -15,6 +15,8 @@ PKGS+=(clang-14 libclang-rt-14-dev)
 PKGS+=(man-db debhelper lintian debootstrap)
 # The crash extension under memcheck (make test-crash-valgrind), massif in make bench.
 PKGS+=(valgrind)
+# Counting the analyzer's reads of the vmlinux's symbol tables (test-stock).
+PKGS+=(strace)
 # debuginfod (issue 20): the client library's header, and the server the test starts.
 PKGS+=(libdebuginfod-dev debuginfod)
 # The series test reads struct mempool's size with pahole (make test-series).

@@ -84,5 +84,18 @@ if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 	else
 		not_ok "$SUITE: kmempool scan -j 1 of the zlib dump failed"
 	fi
+	# Symbols by name come from one read of .strtab and .symtab a run
+	# (lib/symscan.c): reads starting at .strtab's offset, counted.
+	stroff=$(readelf -SW "$K/vmlinux" | sed -n 's/.* \.strtab  *STRTAB  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+	[ -n "$stroff" ] && stroff=$((16#$stroff))
+	for cmd in waiters scan; do
+		n=$(strace -f -e trace=pread64 "$KMP" "$cmd" -c "$Z" -s "$K/vmlinux" -M "$KO" 2>&1 >/dev/null |
+			grep -cE "pread64\(.*, $stroff\) = [0-9]+$" || true)
+		if [ -n "$stroff" ] && [ "$n" = 1 ]; then
+			ok "$SUITE: kmempool $cmd reads the symbol names once (1 read from .strtab's start)"
+		else
+			not_ok "$SUITE: kmempool $cmd reads .strtab from its start $n times (want 1; offset '$stroff')"
+		fi
+	done
 fi
 [ "$fail" = 0 ]

@@ -13,45 +13,44 @@ enum {
 	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_END_INIT_STACK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
 	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_PAGE_OFFSET_BASE,
 	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_VMAP_AREA_LIST, K_VFREE,
-	K_VMAP_NODES, K_NR_VMAP_NODES,
+	K_VMAP_NODES, K_NR_VMAP_NODES, K_MEMPOOL_WAKE,
 	/* the functions a waiter sleeps in, any of them (KMP_WAITFN_MAX) */
-	K_MEMPOOL_WAKE, K_WAIT0, K_WAIT1, K_WAIT2, K_WAIT3, K_N
+	K_WAIT0, K_WAIT1, K_WAIT2, K_WAIT3, K_N
 };
 
-/* Where a task waiting on a pool's queue sleeps, by kernel generation. */
-static const char *const waitfns[KMP_WAITFN_MAX] = {
-	"mempool_alloc",		/* to 6.9 */
-	"mempool_alloc_noprof",		/* 6.10 on: alloc_hooks() wraps it */
-	"mempool_alloc_from_pool",	/* 7.x: the wait moved into this helper */
-	"mempool_alloc_bulk_noprof",	/* 7.x: ... which the bulk path may inline */
+/* The names kmp_kernel_init() looks up, by K_ index. */
+static const char *const knames[K_N] = {
+	[K_STEXT] = "_stext", [K_ETEXT] = "_etext", [K_SDATA] = "_sdata", [K_EDATA] = "_edata",
+	[K_SBSS] = "__bss_start", [K_EBSS] = "__bss_stop", [K_INIT_TASK] = "init_task",
+	[K_MEMPOOL_FREE] = "mempool_free", [K_AUTOREMOVE] = "autoremove_wake_function",
+	[K_MEMPOOL_WAKE] = "mempool_wake_function", [K_INIT_STACK] = "init_stack",
+	[K_END_INIT_TASK] = "__end_init_task", [K_END_INIT_STACK] = "__end_init_stack",
+	[K_ALLOC_SLAB] = "mempool_alloc_slab", [K_FREE_SLAB] = "mempool_free_slab",
+	[K_KMALLOC] = "mempool_kmalloc", [K_KFREE] = "mempool_kfree",
+	[K_ALLOC_PAGES] = "mempool_alloc_pages", [K_FREE_PAGES] = "mempool_free_pages",
+	[K_MODULES] = "modules", [K_MODULE_CU] = "__module_address",
+	[K_PAGE_OFFSET_BASE] = "page_offset_base", [K_VMEMMAP_BASE] = "vmemmap_base",
+	[K_RO_AFTER_INIT] = "__start_ro_after_init",
+	[K_RO_AFTER_INIT_END] = "__end_ro_after_init", [K_MAX_PFN] = "max_pfn",
+	[K_VMAP_AREA_LIST] = "vmap_area_list", [K_VFREE] = "vfree", [K_VMAP_NODES] = "vmap_nodes",
+	[K_NR_VMAP_NODES] = "nr_vmap_nodes",
+	/* the functions a waiter sleeps in, any of them, by kernel generation */
+	[K_WAIT0] = "mempool_alloc",			/* to 6.9 */
+	[K_WAIT1] = "mempool_alloc_noprof",		/* 6.10 on: alloc_hooks() wraps it */
+	[K_WAIT2] = "mempool_alloc_from_pool",		/* 7.x: the wait moved into this helper */
+	[K_WAIT3] = "mempool_alloc_bulk_noprof",	/* 7.x: ... which the bulk path may inline */
 };
+
+void kmp_kernel_expect(struct kmp_vmlinux *vml)
+{
+	kmp_vmlinux_expect(vml, knames, K_N);
+}
 
 bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
 		     struct kmp_vmlinux *vml, uint64_t kaslr, uint64_t page_size,
 		     const struct kmp_limits_mods *lim, struct kmp_err *err)
 {
-	struct kmp_sym s[K_N] = {
-		[K_STEXT] = { "_stext" }, [K_ETEXT] = { "_etext" },
-		[K_SDATA] = { "_sdata" }, [K_EDATA] = { "_edata" },
-		[K_SBSS] = { "__bss_start" }, [K_EBSS] = { "__bss_stop" },
-		[K_INIT_TASK] = { "init_task" }, [K_MEMPOOL_FREE] = { "mempool_free" },
-		[K_AUTOREMOVE] = { "autoremove_wake_function" },
-		[K_MEMPOOL_WAKE] = { "mempool_wake_function" },
-		[K_INIT_STACK] = { "init_stack" }, [K_END_INIT_TASK] = { "__end_init_task" },
-		[K_END_INIT_STACK] = { "__end_init_stack" },
-		[K_ALLOC_SLAB] = { "mempool_alloc_slab" }, [K_FREE_SLAB] = { "mempool_free_slab" },
-		[K_KMALLOC] = { "mempool_kmalloc" }, [K_KFREE] = { "mempool_kfree" },
-		[K_ALLOC_PAGES] = { "mempool_alloc_pages" },
-		[K_FREE_PAGES] = { "mempool_free_pages" },
-		[K_MODULES] = { "modules" }, [K_MODULE_CU] = { "__module_address" },
-		[K_PAGE_OFFSET_BASE] = { "page_offset_base" },
-		[K_VMEMMAP_BASE] = { "vmemmap_base" },
-		[K_RO_AFTER_INIT] = { "__start_ro_after_init" },
-		[K_RO_AFTER_INIT_END] = { "__end_ro_after_init" },
-		[K_MAX_PFN] = { "max_pfn" },
-		[K_VMAP_AREA_LIST] = { "vmap_area_list" }, [K_VFREE] = { "vfree" },
-		[K_VMAP_NODES] = { "vmap_nodes" }, [K_NR_VMAP_NODES] = { "nr_vmap_nodes" },
-	};
+	struct kmp_sym s[K_N];
 	static const int needed[] = { K_STEXT, K_ETEXT, K_INIT_TASK, K_MEMPOOL_FREE,
 				      K_AUTOREMOVE, K_INIT_STACK };
 	struct kmp_modlayout ml;
@@ -63,8 +62,8 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->vml = vml;
 	k->kaslr = kaslr;
 	k->page_size = page_size;
-	for (size_t i = 0; i < KMP_WAITFN_MAX; i++)
-		s[K_WAIT0 + i].name = waitfns[i];
+	for (size_t i = 0; i < K_N; i++)
+		s[i] = (struct kmp_sym){ .name = knames[i] };
 	kmp_vmlinux_symbols(vml, s, K_N);
 	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		if (!s[needed[i]].found) {

@@ -62,6 +62,8 @@ struct kmp_kernel {
  * symbol that every search needs is missing; a module list that cannot be
  * read is not an error (k->mods.why says why).
  */
+/* Tell @vml the symbols kmp_kernel_init() will look up (kmp_vmlinux_expect()). */
+void kmp_kernel_expect(struct kmp_vmlinux *vml);
 bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp_layout *l,
 		     struct kmp_vmlinux *vml, uint64_t kaslr, uint64_t page_size,
 		     const struct kmp_limits_mods *lim, struct kmp_err *err);

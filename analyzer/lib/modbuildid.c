@@ -72,6 +72,15 @@ struct notes_layout {
 	bool have_notes;
 };
 
+/* Code of the unit that defines module_notes_attrs: 6.10 on has no module_notes_read(). */
+static const char *const notes_fns[3] = { "module_notes_read", "mod_sysfs_setup",
+					  "mod_sysfs_teardown" };
+
+void kmp_module_build_id_expect(struct kmp_vmlinux *vml)
+{
+	kmp_vmlinux_expect(vml, notes_fns, 3);
+}
+
 static bool notes_layout(const struct kmp_kernel *k, struct notes_layout *nl)
 {
 	struct kmp_wanted w[] = {
@@ -82,9 +91,7 @@ static bool notes_layout(const struct kmp_kernel *k, struct notes_layout *nl)
 	};
 	struct kmp_field grp = { 0 }, list = { 0 };
 	bool counted, listed;
-	/* Code of the unit that defines module_notes_attrs: 6.10 on has no module_notes_read(). */
-	struct kmp_sym fn[] = { { .name = "module_notes_read" }, { .name = "mod_sysfs_setup" },
-				{ .name = "mod_sysfs_teardown" } };
+	struct kmp_sym fn[3];
 	uint64_t addr = 0;
 	Dwarf_Die cu;
 	bool via;
@@ -92,6 +99,8 @@ static bool notes_layout(const struct kmp_kernel *k, struct notes_layout *nl)
 	memset(nl, 0, sizeof(*nl));
 	if (!k->vml || !k->vml->dwarf)
 		return false;
+	for (size_t i = 0; i < 3; i++)
+		fn[i] = (struct kmp_sym){ .name = notes_fns[i] };
 	kmp_vmlinux_symbols(k->vml, fn, 3);
 	for (size_t i = 0; i < 3 && !addr; i++)
 		addr = fn[i].found ? fn[i].addr : 0;

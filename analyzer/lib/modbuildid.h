@@ -30,6 +30,9 @@
 bool kmp_module_build_id(const struct kmp_kernel *k, uint64_t mod, char *hex, size_t len,
 			 struct kmp_err *why);
 
+/* Tell @vml the symbols kmp_module_build_id() will look up (kmp_vmlinux_expect()). */
+void kmp_module_build_id_expect(struct kmp_vmlinux *vml);
+
 /*
  * The GNU build ID among the ELF notes in @buf (@n bytes, 4-byte aligned
  * note headers, as in a SHT_NOTE section), as hex into @hex; false if none

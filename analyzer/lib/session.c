@@ -11,7 +11,9 @@
 
 #include "debuginfod.h"
 #include "dwarf_kernel.h"
+#include "kernel.h"
 #include "layout_check.h"
+#include "modbuildid.h"
 #include "session.h"
 
 /* "Linux version 6.1.192 (...)" -> "6.1.192" */
@@ -224,6 +226,9 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		return false;
 	s->vml_open = true;
 	s->vml.symsrc = o->symsrc;
+	/* One read of the symbol tables for the whole run. */
+	kmp_kernel_expect(&s->vml);
+	kmp_module_build_id_expect(&s->vml);
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
 	if (!syms[S_BANNER].found ||
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,

@@ -130,7 +130,11 @@ fail:
 
 void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
-	kmp_symindex_free(&v->symidx);
+	free(v->known);
+	free(v->resolved);
+	v->known = NULL;
+	v->resolved = NULL;
+	v->nknown = v->capknown = 0;
 	if (v->dwarf) {
 		kmp_dwarf_forget(v->dwarf);	/* a later Dwarf may get its address */
 		kmp_dwarf_units_free(v->dwarf);
@@ -143,6 +147,11 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	v->dwarf = NULL;
 	v->elf = NULL;
 	v->fd = -1;
+}
+
+const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s)
+{
+	return s->st_name < t->strsize ? t->str + s->st_name : "";
 }
 
 bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
@@ -175,6 +184,97 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 	return false;
 }
 
+/* Where .symtab and its string table are in the file. */
+static bool symfile(struct kmp_vmlinux *v, struct kmp_symfile *f)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(v->elf, scn))) {
+		GElf_Shdr sh, strsh;
+		Elf_Scn *strscn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		/* The raw entries are used as is: a 64-bit little-endian file on such a host. */
+		if (sh.sh_entsize != sizeof(Elf64_Sym) ||
+		    !(strscn = elf_getscn(v->elf, sh.sh_link)) || !gelf_getshdr(strscn, &strsh) ||
+		    strsh.sh_type != SHT_STRTAB)
+			return false;
+		*f = (struct kmp_symfile){ .fd = v->fd, .symoff = sh.sh_offset,
+					   .nsyms = sh.sh_size / sizeof(Elf64_Sym),
+					   .stroff = strsh.sh_offset, .strsize = strsh.sh_size };
+		return true;
+	}
+	return false;
+}
+
+/* @name's entry among the known names, added (not yet looked for) if new; NULL: no memory. */
+static struct kmp_sym *known(struct kmp_vmlinux *v, const char *name, bool **resolved)
+{
+	size_t i;
+
+	for (i = 0; i < v->nknown && strcmp(v->known[i].name, name); i++)
+		;
+	if (i == v->nknown) {
+		if (v->nknown == v->capknown) {
+			size_t cap = v->capknown ? 2 * v->capknown : 64;
+			struct kmp_sym *k = realloc(v->known, cap * sizeof(*k));
+			bool *r;
+
+			if (!k)
+				return NULL;
+			v->known = k;
+			r = realloc(v->resolved, cap * sizeof(*r));
+			if (!r)
+				return NULL;
+			v->resolved = r;
+			v->capknown = cap;
+		}
+		v->known[i] = (struct kmp_sym){ .name = name };
+		v->resolved[i] = false;
+		v->nknown++;
+	}
+	*resolved = &v->resolved[i];
+	return &v->known[i];
+}
+
+void kmp_vmlinux_expect(struct kmp_vmlinux *v, const char *const *names, size_t n)
+{
+	bool *r;
+
+	for (size_t i = 0; i < n; i++)
+		known(v, names[i], &r);
+}
+
+/* Look for every known name not yet looked for, in one read of the tables. */
+static void resolve(struct kmp_vmlinux *v)
+{
+	struct kmp_symfile f;
+	struct kmp_sym *todo;
+	size_t n = 0, j = 0;
+
+	for (size_t i = 0; i < v->nknown; i++)
+		n += !v->resolved[i];
+	if (!n || !(todo = malloc(n * sizeof(*todo))))
+		return;
+	for (size_t i = 0; i < v->nknown; i++)
+		if (!v->resolved[i])
+			todo[j++] = v->known[i];
+	v->symscans++;
+	if (!symfile(v, &f) || !kmp_symscan(&f, todo, n, 0))
+		memset(todo, 0, n * sizeof(*todo));	/* nothing found; not looked for again */
+	j = 0;
+	for (size_t i = 0; i < v->nknown; i++) {
+		if (v->resolved[i])
+			continue;
+		v->known[i].found = todo[j].found;
+		v->known[i].addr = todo[j].addr;
+		v->known[i].size = todo[j++].size;
+		v->resolved[i] = true;
+	}
+	free(todo);
+}
+
 /*
  * With a symbol source, its answer is the address; the size comes from the
  * file where both agree (crash keeps no sizes), and a disagreement is
@@ -197,54 +297,25 @@ static void symbols_from_source(struct kmp_vmlinux *v, struct kmp_sym *syms, siz
 	}
 }
 
-/*
- * Building the index reads every entry of .symtab and every name in
- * .strtab, and the mapping is MADV_RANDOM (a page fault a page): map their
- * pages in one call instead (MADV_POPULATE_READ, Linux 5.14; elsewhere the
- * faults happen as before).  ~1,800 faults on Debian's 6.1 vmlinux.
- */
-static void populate(const void *p, size_t len)
-{
-#ifdef MADV_POPULATE_READ
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)p & ~(pg - 1);
-
-	if (len)
-		madvise((void *)start, len + ((uintptr_t)p - start), MADV_POPULATE_READ);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
-
 void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 {
-	bool built_now = false;
-	struct kmp_symtab t;
+	bool *r, todo = false;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		syms[i].found = false;
-	/* The index is built on the first look-up: one pass over .symtab however many follow. */
-	if (!v->symidx.start && kmp_vmlinux_symtab(v, &t)) {
-		populate(t.syms, t.n * sizeof(*t.syms));
-		populate(t.str, t.strsize);
-		built_now = kmp_symindex_build(&v->symidx, &t);
-		if (!built_now)
-			kmp_vmlinux_release(v);
+		todo |= known(v, syms[i].name, &r) && !*r;
 	}
-	if (kmp_vmlinux_symtab(v, &t) && v->symidx.start) {
-		for (size_t i = 0; i < n; i++) {
-			const Elf64_Sym *sym = kmp_symindex_find(&v->symidx, &t, syms[i].name);
+	if (todo)
+		resolve(v);
+	for (size_t i = 0; i < n; i++) {
+		const struct kmp_sym *k = known(v, syms[i].name, &r);
 
-			if (sym) {
-				syms[i].addr = sym->st_value;
-				syms[i].size = sym->st_size;
-				syms[i].found = true;
-			}
+		if (k && *r) {
+			syms[i].addr = k->addr;
+			syms[i].size = k->size;
+			syms[i].found = k->found;
 		}
 	}
-	/* The index read all of .symtab and .strtab: after this call's look-ups, let them go. */
-	if (built_now)
-		kmp_vmlinux_release(v);
 	symbols_from_source(v, syms, n);
 }
 

@@ -10,7 +10,7 @@
 
 #include "kmp.h"
 #include "layout.h"
-#include "symindex.h"
+#include "symscan.h"
 
 /*
  * Where symbols come from besides the file: the crash extension asks
@@ -22,6 +22,14 @@ struct kmp_symbol_source {
 	const char *what;	/* "crash" */
 };
 
+/* The raw .symtab and its string table, mapped (valid while the vmlinux is open). */
+struct kmp_symtab {
+	const Elf64_Sym *syms;
+	size_t n;
+	const char *str;
+	size_t strsize;		/* str[strsize - 1] is a NUL */
+};
+
 struct kmp_vmlinux {
 	const struct kmp_symbol_source *symsrc;	/* NULL: the file's .symtab only */
 	unsigned long from_source;	/* symbols the source gave */
@@ -31,18 +39,19 @@ struct kmp_vmlinux {
 	Dwarf *dwarf;
 	char path[4096];
 	char build_id[129];	/* hex, "" if none */
-	struct kmp_symindex symidx;	/* symbols by name, built on first use */
+	struct kmp_sym *known;		/* every name asked for or expected (symscan.h) */
+	bool *resolved;			/* known[i] was looked for */
+	size_t nknown, capknown;
+	unsigned long symscans;		/* reads of .symtab (tests count them) */
 };
 
-struct kmp_sym {
-	const char *name;
-	uint64_t addr;
-	uint64_t size;
-	bool found;
-};
-
-/* The raw .symtab and its string table (struct kmp_symtab: symindex.h). */
+/*
+ * The mapped tables, for the searches by address (vmsyms.h); a search by
+ * name reads them instead (kmp_vmlinux_symbols()).
+ */
 bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t);
+/* A symbol's name; "" if its offset is out of the string table. */
+const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 
 /*
  * Give back the pages of the mapped vmlinux that reading has made
@@ -55,9 +64,19 @@ void kmp_elf_release(Elf *elf);
 bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 		      struct kmp_err *err);
 void kmp_vmlinux_close(struct kmp_vmlinux *v);
-/* Look up all @n symbols in one pass over .symtab. */
+/*
+ * Look up @n symbols by name.  Each name is looked for once a run: a
+ * name not yet known is found in one read of .strtab and .symtab
+ * (symscan.h), together with every other name not yet looked for,
+ * expected ones included.
+ */
 void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms,
 			 size_t n);
+/*
+ * Names that later steps of the run will look up: the first look-up
+ * finds them in the same read.  @names must outlive @v.
+ */
+void kmp_vmlinux_expect(struct kmp_vmlinux *v, const char *const *names, size_t n);
 /* Read bytes at link-time address @addr from the file's sections. */
 bool kmp_vmlinux_read(struct kmp_vmlinux *v, uint64_t addr, void *buf,
 		      size_t len);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the look-up indexes that replace linear searches (issue
- * 23): vmlinux symbols by name (symindex.c) and modules by address
+ * Unit tests of the look-ups that replace linear searches (issue
+ * 23): vmlinux symbols by name (symscan.c) and modules by address
  * (modindex.c), each against the linear search it replaces, on crafted
  * tables: shared prefixes, duplicates, names at the end of the string
  * table, damaged entries, overlapping module regions.
@@ -17,7 +17,7 @@
 #include "field.h"
 #include "mem.h"
 #include "modules.h"
-#include "symindex.h"
+#include "symscan.h"
 
 #include "check.h"
 
@@ -48,20 +48,62 @@ static void add(struct table *t, const char *name, uint64_t value, bool undef)
 	t->strlen += len;
 }
 
-/* What the index replaces: the first defined symbol of that name in a linear search. */
-static const Elf64_Sym *linear(const struct kmp_symtab *t, const char *name)
+/* What the scan replaces: the first defined symbol of that name in a linear search. */
+static const Elf64_Sym *linear(const struct table *t, const char *name)
 {
 	for (size_t k = 0; k < t->n; k++) {
 		const Elf64_Sym *s = &t->syms[k];
 
-		if (s->st_shndx != SHN_UNDEF && s->st_name && s->st_name < t->strsize &&
+		if (s->st_shndx != SHN_UNDEF && s->st_name && s->st_name < t->strlen &&
 		    !strcmp(t->str + s->st_name, name))
 			return s;
 	}
 	return NULL;
 }
 
-static void test_symindex(void)
+/* @t as a file: the string table at 0, the symbols after it. */
+static FILE *table_file(const struct table *t, struct kmp_symfile *f)
+{
+	FILE *fp = tmpfile();
+
+	if (!fp)
+		return NULL;
+	fwrite(t->str, 1, t->strlen, fp);
+	fwrite(t->syms, sizeof(t->syms[0]), t->n, fp);
+	fflush(fp);
+	*f = (struct kmp_symfile){ .fd = fileno(fp), .stroff = 0, .strsize = t->strlen,
+				   .symoff = t->strlen, .nsyms = t->n };
+	return fp;
+}
+
+/* Look all @n names up at once in @f, read @chunk bytes at a time; the mismatches with a linear search. */
+static size_t compare(const struct table *t, const struct kmp_symfile *f, const char *const *names,
+		      size_t n, size_t chunk)
+{
+	struct kmp_sym *q = calloc(n, sizeof(*q));
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		q[i].name = names[i];
+	if (!kmp_symscan(f, q, n, chunk)) {
+		free(q);
+		return n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const Elf64_Sym *l = *names[i] ? linear(t, names[i]) : NULL;
+
+		if (q[i].found != !!l || (l && (q[i].addr != l->st_value || q[i].size != l->st_size))) {
+			if (bad++ < 5)
+				CHECK(0, "\"%s\" (chunk %zu): scan %s %#" PRIx64 ", linear %s %#" PRIx64,
+				      names[i], chunk, q[i].found ? "found" : "not found", q[i].addr,
+				      l ? "found" : "not found", l ? l->st_value : 0);
+		}
+	}
+	free(q);
+	return bad;
+}
+
+static void test_symscan(void)
 {
 	static struct table tb;
 	static const char *const prefixes[] = {
@@ -69,14 +111,17 @@ static void test_symindex(void)
 		"a", "ab", "abcdefg", "abcdefgh", "abcdefghijklmno", "abcdefghijklmnop",
 		"abcdefghijklmnopq",
 	};
-	const char *const absent[] = { "", "zzz", "mempool_", "__SCK__lsm_static_call_9999x",
-				       "abcdefghijklmnopqr", "abcdefgh\x7f" };
-	struct kmp_symindex ix;
-	struct kmp_symtab t;
-	char name[64];
-	size_t mismatches = 0;
+	static const char *absent[] = { "", "zzz", "mempool_", "__SCK__lsm_static_call_9999x",
+					"abcdefghijklmnopqr", "abcdefgh\x7f", "fix", "_vfree" };
+	static const size_t chunks[] = { 1, 7, 24, 25, 48, 100, 4096, 0 };
+	static const char *names[NSYMS + 16];
+	char name[64], *merged;
+	struct kmp_symfile f;
+	struct kmp_sym one;
+	size_t nn = 0, bad = 0;
+	FILE *fp;
 
-	begin("symbols by name: the index finds what a linear search finds");
+	begin("symbols by name: one read of the tables finds what a linear search finds");
 	memset(&tb, 0, sizeof(tb));
 	tb.strlen = 1;				/* offset 0: the empty name */
 	add(&tb, "", 0, false);			/* nameless */
@@ -91,47 +136,68 @@ static void test_symindex(void)
 		add(&tb, prefixes[i], 0x100 + i, false);	/* the prefixes themselves */
 	add(&tb, "undefined_then_defined", 2, true);
 	add(&tb, "undefined_then_defined", 3, false);
+	/* The linker's tail merging: "vfree" is the end of "__pfx_vfree". */
+	add(&tb, "__pfx_vfree", 6, false);
+	merged = tb.str + tb.syms[tb.n - 1].st_name;
+	tb.syms[tb.n] = tb.syms[tb.n - 1];
+	tb.syms[tb.n].st_value = 7;
+	tb.syms[tb.n++].st_name += 6;
 	/* Out of the string table: never found, even by a name that is there. */
 	tb.syms[tb.n] = tb.syms[tb.n - 1];
 	tb.syms[tb.n++].st_name = STRMAX + 5;
-	/* Short names at the very end of the string table (read byte by byte). */
+	/* Short names at the very end of the string table. */
 	add(&tb, "end1", 4, false);
 	add(&tb, "x", 5, false);
-	t = (struct kmp_symtab){ tb.syms, tb.n, tb.str, tb.strlen };
-	CHECK(t.str[t.strsize - 1] == '\0', "table ends in a NUL");
-
-	CHECK(kmp_symindex_build(&ix, &t), "build");
-	for (size_t k = 0; k < t.n; k++) {
-		const char *n = kmp_symtab_name(&t, &t.syms[k]);
-
-		if (kmp_symindex_find(&ix, &t, n) != linear(&t, n) && mismatches++ < 5)
-			CHECK(0, "\"%s\": index and linear search differ", n);
+	CHECK(!strcmp(merged + 6, "vfree"), "a merged name");
+	fp = table_file(&tb, &f);
+	CHECK(fp != NULL, "table file");
+	if (!fp) {
+		end();
+		return;
 	}
-	CHECK(!mismatches, "%zu names differ", mismatches);
+	for (size_t k = 0; k < tb.n; k++)
+		if (tb.syms[k].st_name < tb.strlen)
+			names[nn++] = tb.str + tb.syms[k].st_name;
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
-		CHECK(kmp_symindex_find(&ix, &t, absent[i]) == linear(&t, absent[i]),
-		      "absent \"%s\"", absent[i]);
-	CHECK(!kmp_symindex_find(&ix, &t, "undefined_only"), "an undefined symbol is not found");
-	CHECK(kmp_symindex_find(&ix, &t, "undefined_then_defined") &&
-	      kmp_symindex_find(&ix, &t, "undefined_then_defined")->st_value == 3,
-	      "the defined one of a name");
-	CHECK(kmp_symindex_find(&ix, &t, "mempool_3") &&
-	      kmp_symindex_find(&ix, &t, "mempool_3")->st_value == 0x1000 + 25,
-	      "the first of duplicates (i = 25: i mod 11 = 3, i / 7 = 3)");
-	CHECK(kmp_symindex_find(&ix, &t, "x") && kmp_symindex_find(&ix, &t, "x")->st_value == 5,
-	      "the last name of the table");
-	kmp_symindex_free(&ix);
+		names[nn++] = absent[i];
+	for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
+		bad += compare(&tb, &f, names, nn, chunks[c]);
+	CHECK(!bad, "%zu names differ from a linear search, all at once", bad);
+	bad = 0;
+	for (size_t i = 0; i < nn; i++)
+		bad += compare(&tb, &f, &names[i], 1, 0);
+	CHECK(!bad, "%zu names differ from a linear search, one at a time", bad);
 
-	/* Empty table; a table of only undefined symbols. */
-	t.n = 0;
-	CHECK(kmp_symindex_build(&ix, &t) && !kmp_symindex_find(&ix, &t, "x"), "empty table");
-	kmp_symindex_free(&ix);
-	t.syms = &tb.syms[2];
-	t.n = 1;
-	CHECK(kmp_symindex_build(&ix, &t) && !kmp_symindex_find(&ix, &t, "undefined_only"),
-	      "only undefined");
-	kmp_symindex_free(&ix);
-	CHECK(!kmp_symindex_find(&ix, &t, "x"), "after free");
+	one = (struct kmp_sym){ .name = "vfree" };
+	CHECK(kmp_symscan(&f, &one, 1, 3) && one.found && one.addr == 7,
+	      "a name at the tail of a longer one");
+	one = (struct kmp_sym){ .name = "undefined_then_defined" };
+	CHECK(kmp_symscan(&f, &one, 1, 0) && one.found && one.addr == 3, "the defined one of a name");
+	one = (struct kmp_sym){ .name = "mempool_3" };
+	CHECK(kmp_symscan(&f, &one, 1, 0) && one.found && one.addr == 0x1000 + 25,
+	      "the first of duplicates (i = 25: i mod 11 = 3, i / 7 = 3)");
+	one = (struct kmp_sym){ .name = "x" };
+	CHECK(kmp_symscan(&f, &one, 1, 5) && one.found && one.addr == 5, "the last name of the table");
+	one = (struct kmp_sym){ .name = "undefined_only" };
+	CHECK(kmp_symscan(&f, &one, 1, 0) && !one.found, "an undefined symbol is not found");
+	one = (struct kmp_sym){ .name = "" };
+	CHECK(kmp_symscan(&f, &one, 1, 0) && !one.found, "the empty name is never found");
+
+	/* Empty tables; tables past the end of the file. */
+	f.nsyms = 0;
+	one = (struct kmp_sym){ .name = "x" };
+	CHECK(kmp_symscan(&f, &one, 1, 0) && !one.found, "no symbols");
+	f.nsyms = tb.n;
+	f.strsize = 0;
+	CHECK(kmp_symscan(&f, &one, 1, 0) && !one.found, "no strings");
+	f.strsize = tb.strlen;
+	f.nsyms = tb.n + 1000;
+	one = (struct kmp_sym){ .name = "abcdefghijklmnopq" };
+	CHECK(!kmp_symscan(&f, &one, 1, 0) && !one.found,
+	      "a symbol table past the end of the file: the read fails, nothing is found");
+	f.strsize = tb.strlen + 100000;
+	CHECK(!kmp_symscan(&f, &one, 1, 0) && !one.found, "a string table past the end of the file");
+	fclose(fp);
 	end();
 }
 
@@ -249,7 +315,7 @@ static void test_field_uint(void)
 
 int main(void)
 {
-	test_symindex();
+	test_symscan();
 	test_modindex();
 	test_field_uint();
 	printf("unit-index: %d passed, %d failed\n", passed, failed);
