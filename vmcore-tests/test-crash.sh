@@ -44,8 +44,9 @@ else
 fi
 
 # It links neither libkdumpfile nor the pread() hook (issue 21): crash reads the memory.
+# (It may call glibc's pread(): the vmlinux's symbol tables are read with it.)
 linked=$(ldd "$SO" | awk '/libkdumpfile|libaddrxlat/ {print $1}' | tr '\n' ' ')
-hooks=$(nm "$SO" | awk '{print $NF}' | grep -E '^(pread|pread64|__pread64|kmp_fdhook_.*|kmp_real_pread|kdump_.*|kmp_core_open|kmp_kdump_open|kmp_flat_.*)(@.*)?$' | tr '\n' ' ')
+hooks=$(nm --defined-only "$SO" | awk '{print $NF}' | grep -E '^(pread|pread64|__pread64|kmp_fdhook_.*|kmp_real_pread|kdump_.*|kmp_core_open|kmp_kdump_open|kmp_flat_.*)(@.*)?$' | tr '\n' ' ')
 if [ -z "$linked$hooks" ]; then
 	ok "kmempool.so links no libkdumpfile and has no pread() hook ($(ldd "$SO" | grep -c '=>') libraries: $(ldd "$SO" | awk '/=>/ {print $1}' | grep -v -e libc.so -e ld-linux | tr '\n' ' '))"
 else
