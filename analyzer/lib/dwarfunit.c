@@ -335,14 +335,6 @@ bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu)
 	return true;
 }
 
-void kmp_dwarf_units_release(const Dwarf *dw)
-{
-	for (size_t i = 0; i < nunits; i++)
-		if (units[i].parent == dw)
-			madvise((unsigned char *)units[i].base + HEAD, units[i].len - HEAD,
-				MADV_DONTNEED);
-}
-
 void kmp_dwarf_units_free(const Dwarf *dw)
 {
 	size_t kept = 0;

@@ -37,8 +37,6 @@ void kmp_dwarf_unit_source(const Dwarf *dw, int fd);
  * refer to another one, or anything else stands in the way: use @dw.
  */
 bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu);
-/* The file pages the unit handles of @dw have read are given back (read again when needed). */
-void kmp_dwarf_units_release(const Dwarf *dw);
 /* Every unit handle made from @dw is freed, and its file forgotten. */
 void kmp_dwarf_units_free(const Dwarf *dw);
 

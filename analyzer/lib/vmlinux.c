@@ -61,13 +61,6 @@ static void random_access(Elf *elf)
 	madvise((void *)start, size + ((uintptr_t)base - start), MADV_RANDOM);
 }
 
-void kmp_vmlinux_release(struct kmp_vmlinux *v)
-{
-	kmp_elf_release(v->elf);
-	if (v->dwarf)
-		kmp_dwarf_units_release(v->dwarf);
-}
-
 void kmp_elf_release(Elf *elf)
 {
 	size_t size;
@@ -131,9 +124,7 @@ fail:
 void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
 	free(v->known);
-	free(v->resolved);
 	v->known = NULL;
-	v->resolved = NULL;
 	v->nknown = v->capknown = 0;
 	if (v->dwarf) {
 		kmp_dwarf_forget(v->dwarf);	/* a later Dwarf may get its address */
@@ -154,96 +145,88 @@ const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s)
 	return s->st_name < t->strsize ? t->str + s->st_name : "";
 }
 
-bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
+/*
+ * The headers of .symtab and its string table; false if there is none,
+ * or its entries are not Elf64_Sym (used as is: a 64-bit little-endian
+ * file on such a host) or its link is not a string table.
+ */
+static bool symtab_headers(struct kmp_vmlinux *v, Elf_Scn **symscn, GElf_Shdr *sh,
+			   Elf_Scn **strscn, GElf_Shdr *strsh)
 {
 	Elf_Scn *scn = NULL;
 
-	memset(t, 0, sizeof(*t));
 	while ((scn = elf_nextscn(v->elf, scn))) {
-		GElf_Shdr sh, strsh;
-		Elf_Data *data, *str;
-		Elf_Scn *strscn;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+		if (!gelf_getshdr(scn, sh) || sh->sh_type != SHT_SYMTAB)
 			continue;
-		/* The raw table is used as is: a 64-bit little-endian file on such a host. */
-		if (sh.sh_entsize != sizeof(Elf64_Sym) || !(data = elf_rawdata(scn, NULL)) ||
-		    !data->d_buf || data->d_size < sh.sh_size ||
-		    (uintptr_t)data->d_buf % _Alignof(Elf64_Sym) ||	/* a damaged sh_offset */
-		    !(strscn = elf_getscn(v->elf, sh.sh_link)) || !gelf_getshdr(strscn, &strsh) ||
-		    strsh.sh_type != SHT_STRTAB || !(str = elf_rawdata(strscn, NULL)) ||
-		    !str->d_buf || !str->d_size ||
-		    ((const char *)str->d_buf)[str->d_size - 1] != '\0')
-			return false;
-		t->syms = data->d_buf;
-		t->n = sh.sh_size / sizeof(Elf64_Sym);
-		t->str = str->d_buf;
-		t->strsize = str->d_size;
-		return true;
+		*symscn = scn;
+		return sh->sh_entsize == sizeof(Elf64_Sym) &&
+		       (*strscn = elf_getscn(v->elf, sh->sh_link)) && gelf_getshdr(*strscn, strsh) &&
+		       strsh->sh_type == SHT_STRTAB;
 	}
 	return false;
+}
+
+bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
+{
+	Elf_Scn *scn, *strscn;
+	GElf_Shdr sh, strsh;
+	Elf_Data *data, *str;
+
+	memset(t, 0, sizeof(*t));
+	if (!symtab_headers(v, &scn, &sh, &strscn, &strsh) ||
+	    !(data = elf_rawdata(scn, NULL)) || !data->d_buf || data->d_size < sh.sh_size ||
+	    (uintptr_t)data->d_buf % _Alignof(Elf64_Sym) ||	/* a damaged sh_offset */
+	    !(str = elf_rawdata(strscn, NULL)) || !str->d_buf || !str->d_size ||
+	    ((const char *)str->d_buf)[str->d_size - 1] != '\0')
+		return false;
+	t->syms = data->d_buf;
+	t->n = sh.sh_size / sizeof(Elf64_Sym);
+	t->str = str->d_buf;
+	t->strsize = str->d_size;
+	return true;
 }
 
 /* Where .symtab and its string table are in the file. */
 static bool symfile(struct kmp_vmlinux *v, struct kmp_symfile *f)
 {
-	Elf_Scn *scn = NULL;
+	Elf_Scn *scn, *strscn;
+	GElf_Shdr sh, strsh;
 
-	while ((scn = elf_nextscn(v->elf, scn))) {
-		GElf_Shdr sh, strsh;
-		Elf_Scn *strscn;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		/* The raw entries are used as is: a 64-bit little-endian file on such a host. */
-		if (sh.sh_entsize != sizeof(Elf64_Sym) ||
-		    !(strscn = elf_getscn(v->elf, sh.sh_link)) || !gelf_getshdr(strscn, &strsh) ||
-		    strsh.sh_type != SHT_STRTAB)
-			return false;
-		*f = (struct kmp_symfile){ .fd = v->fd, .symoff = sh.sh_offset,
-					   .nsyms = sh.sh_size / sizeof(Elf64_Sym),
-					   .stroff = strsh.sh_offset, .strsize = strsh.sh_size };
-		return true;
-	}
-	return false;
+	if (!symtab_headers(v, &scn, &sh, &strscn, &strsh))
+		return false;
+	*f = (struct kmp_symfile){ .fd = v->fd, .symoff = sh.sh_offset,
+				   .nsyms = sh.sh_size / sizeof(Elf64_Sym),
+				   .stroff = strsh.sh_offset, .strsize = strsh.sh_size };
+	return true;
 }
 
 /* @name's entry among the known names, added (not yet looked for) if new; NULL: no memory. */
-static struct kmp_sym *known(struct kmp_vmlinux *v, const char *name, bool **resolved)
+static struct kmp_known *known(struct kmp_vmlinux *v, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < v->nknown && strcmp(v->known[i].name, name); i++)
+	for (i = 0; i < v->nknown && strcmp(v->known[i].sym.name, name); i++)
 		;
 	if (i == v->nknown) {
 		if (v->nknown == v->capknown) {
 			size_t cap = v->capknown ? 2 * v->capknown : 64;
-			struct kmp_sym *k = realloc(v->known, cap * sizeof(*k));
-			bool *r;
+			struct kmp_known *k = realloc(v->known, cap * sizeof(*k));
 
 			if (!k)
 				return NULL;
 			v->known = k;
-			r = realloc(v->resolved, cap * sizeof(*r));
-			if (!r)
-				return NULL;
-			v->resolved = r;
 			v->capknown = cap;
 		}
-		v->known[i] = (struct kmp_sym){ .name = name };
-		v->resolved[i] = false;
+		v->known[i] = (struct kmp_known){ .sym.name = name };
 		v->nknown++;
 	}
-	*resolved = &v->resolved[i];
 	return &v->known[i];
 }
 
 void kmp_vmlinux_expect(struct kmp_vmlinux *v, const char *const *names, size_t n)
 {
-	bool *r;
-
 	for (size_t i = 0; i < n; i++)
-		known(v, names[i], &r);
+		known(v, names[i]);
 }
 
 /* Look for every known name not yet looked for, in one read of the tables. */
@@ -254,23 +237,21 @@ static void resolve(struct kmp_vmlinux *v)
 	size_t n = 0, j = 0;
 
 	for (size_t i = 0; i < v->nknown; i++)
-		n += !v->resolved[i];
+		n += !v->known[i].resolved;
 	if (!n || !(todo = malloc(n * sizeof(*todo))))
 		return;
 	for (size_t i = 0; i < v->nknown; i++)
-		if (!v->resolved[i])
-			todo[j++] = v->known[i];
-	v->symscans++;
+		if (!v->known[i].resolved)
+			todo[j++] = v->known[i].sym;
 	if (!symfile(v, &f) || !kmp_symscan(&f, todo, n, 0))
-		memset(todo, 0, n * sizeof(*todo));	/* nothing found; not looked for again */
+		for (j = 0; j < n; j++)
+			todo[j].found = false;	/* nothing found; not looked for again */
 	j = 0;
 	for (size_t i = 0; i < v->nknown; i++) {
-		if (v->resolved[i])
+		if (v->known[i].resolved)
 			continue;
-		v->known[i].found = todo[j].found;
-		v->known[i].addr = todo[j].addr;
-		v->known[i].size = todo[j++].size;
-		v->resolved[i] = true;
+		v->known[i].sym = todo[j++];
+		v->known[i].resolved = true;
 	}
 	free(todo);
 }
@@ -299,21 +280,23 @@ static void symbols_from_source(struct kmp_vmlinux *v, struct kmp_sym *syms, siz
 
 void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 {
-	bool *r, todo = false;
+	bool todo = false;
 
 	for (size_t i = 0; i < n; i++) {
+		const struct kmp_known *k = known(v, syms[i].name);
+
 		syms[i].found = false;
-		todo |= known(v, syms[i].name, &r) && !*r;
+		todo |= k && !k->resolved;
 	}
 	if (todo)
 		resolve(v);
 	for (size_t i = 0; i < n; i++) {
-		const struct kmp_sym *k = known(v, syms[i].name, &r);
+		const struct kmp_known *k = known(v, syms[i].name);
 
-		if (k && *r) {
-			syms[i].addr = k->addr;
-			syms[i].size = k->size;
-			syms[i].found = k->found;
+		if (k && k->resolved) {
+			syms[i].addr = k->sym.addr;
+			syms[i].size = k->sym.size;
+			syms[i].found = k->sym.found;
 		}
 	}
 	symbols_from_source(v, syms, n);

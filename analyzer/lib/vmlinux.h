@@ -39,10 +39,11 @@ struct kmp_vmlinux {
 	Dwarf *dwarf;
 	char path[4096];
 	char build_id[129];	/* hex, "" if none */
-	struct kmp_sym *known;		/* every name asked for or expected (symscan.h) */
-	bool *resolved;			/* known[i] was looked for */
+	struct kmp_known {
+		struct kmp_sym sym;	/* symscan.h */
+		bool resolved;		/* looked for (sym.found says whether it is there) */
+	} *known;			/* every name asked for or expected */
 	size_t nknown, capknown;
-	unsigned long symscans;		/* reads of .symtab (tests count them) */
 };
 
 /*
@@ -54,11 +55,10 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t);
 const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 
 /*
- * Give back the pages of the mapped vmlinux that reading has made
- * resident (they are read again from the page cache when touched): the
- * peak memory of a run is then that of its largest step, not their sum.
+ * Give back the pages of the mapped file that reading has made resident
+ * (they are read again from the page cache when touched): the peak
+ * memory of a run is then that of its largest step, not their sum.
  */
-void kmp_vmlinux_release(struct kmp_vmlinux *v);
 void kmp_elf_release(Elf *elf);
 
 bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
