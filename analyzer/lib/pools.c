@@ -505,7 +505,7 @@ static int v5_strings(struct pools_arg *a, uint64_t addr, const struct record *r
 static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r,
 		      struct kmp_pool *p, struct kmp_err *err)
 {
-	struct kmp_tagnames t;
+	struct kmp_tagstrs *ts;
 	char why[256], *inst = NULL;
 	struct kmp_err rerr;
 	size_t len;
@@ -513,7 +513,7 @@ static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r
 
 	if (!r->tag)
 		return left_out(a, addr, "it has no tag (NULL pointer)", err) ? 0 : -1;
-	ok = kmp_tag_read_cached(a->tags, a->mem, a->l, r->tag, &t, why, sizeof(why), err);
+	ok = kmp_tag_read_cached(a->tags, a->mem, a->l, r->tag, &ts, why, sizeof(why), err);
 	if (ok <= 0)
 		return ok == 0 && left_out(a, addr, why, err) ? 0 : -1;
 	if (r->instance) {
@@ -521,30 +521,29 @@ static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r
 		case KMP_STR_OK:
 			break;
 		case KMP_STR_TOO_LONG:
-			kmp_tagnames_free(&t);
+			kmp_tagstrs_put(ts);
 			snprintf(why, sizeof(why), "its instance at 0x%" PRIx64 " has no NUL within %d "
 				 "bytes", r->instance, KMP_NAME_MAX);
 			return left_out(a, addr, why, err) ? 0 : -1;
 		default:
-			kmp_tagnames_free(&t);
+			kmp_tagstrs_put(ts);
 			kmp_wraperr(err, &rerr, "instance of mempool at 0x%" PRIx64 ": %s", addr,
 				    rerr.msg);
 			return -1;
 		}
 	}
-	p->instance = kmp_escape_word(inst ? inst : "-");
-	free(inst);
+	p->instance = inst ? kmp_escape_word_take(inst) : kmp_escape_word("-");
 	/* snprintf("%s")'s copy, cut to the buffer, without printf's cost a pool. */
-	len = strnlen(t.owner, sizeof(p->owner) - 1);
-	memcpy(p->owner, t.owner, len);
+	len = strnlen(ts->t.owner, sizeof(p->owner) - 1);
+	memcpy(p->owner, ts->t.owner, len);
 	p->owner[len] = '\0';
-	p->name = t.name;
-	p->site = t.site;
-	p->function = t.function;
-	p->file = t.file;
-	p->kind = t.kind;
-	p->line = t.line;
-	free(t.owner);
+	p->tagstrs = ts;
+	p->name = ts->t.name;
+	p->site = ts->t.site;
+	p->function = ts->t.function;
+	p->file = ts->t.file;
+	p->kind = ts->t.kind;
+	p->line = ts->t.line;
 	p->v6 = true;
 	if (!p->instance) {
 		kmp_pool_free_strings(p);
@@ -1025,13 +1024,18 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 
 void kmp_pool_free_strings(struct kmp_pool *p)
 {
-	free(p->name);
 	free(p->instance);
-	free(p->site);
-	free(p->function);
-	free(p->file);
-	free(p->kind);
+	if (p->tagstrs) {
+		kmp_tagstrs_put(p->tagstrs);
+	} else {
+		free(p->name);
+		free(p->site);
+		free(p->function);
+		free(p->file);
+		free(p->kind);
+	}
 	p->name = p->instance = p->site = p->function = p->file = p->kind = NULL;
+	p->tagstrs = NULL;
 }
 
 /* A copy of @s, or NULL for NULL; false when out of memory. */
@@ -1043,13 +1047,19 @@ static bool dup_or_null(char **out, const char *s)
 
 bool kmp_pool_dup_strings(struct kmp_pool *q, const struct kmp_pool *p)
 {
-	bool ok = dup_or_null(&q->name, p->name);
+	bool ok = dup_or_null(&q->instance, p->instance);
 
-	ok = dup_or_null(&q->instance, p->instance) && ok;
-	ok = dup_or_null(&q->site, p->site) && ok;
-	ok = dup_or_null(&q->function, p->function) && ok;
-	ok = dup_or_null(&q->file, p->file) && ok;
-	ok = dup_or_null(&q->kind, p->kind) && ok;
+	if (p->tagstrs) {
+		/* The tag's block is shared: another reference, the same pointers. */
+		q->tagstrs = kmp_tagstrs_get(p->tagstrs);
+	} else {
+		q->tagstrs = NULL;
+		ok = dup_or_null(&q->name, p->name) && ok;
+		ok = dup_or_null(&q->site, p->site) && ok;
+		ok = dup_or_null(&q->function, p->function) && ok;
+		ok = dup_or_null(&q->file, p->file) && ok;
+		ok = dup_or_null(&q->kind, p->kind) && ok;
+	}
 	if (!ok)
 		kmp_pool_free_strings(q);
 	return ok;

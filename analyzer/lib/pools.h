@@ -10,6 +10,8 @@
 #define KMP_OWNER_MAX 64	/* MODULE_NAME_LEN is 56 on 64-bit */
 #define KMP_COMM_MAX 64
 
+struct kmp_tagstrs;
+
 struct kmp_pool {
 	uint64_t addr;
 	char *name;		/* malloc'ed, any length up to KMP_NAME_MAX - 1 */
@@ -31,10 +33,16 @@ struct kmp_pool {
 	 * escaped as /proc/mempool prints them; the row ends with the site.
 	 */
 	bool v6;
-	char *site;		/* malloc'ed: escaped "file:line" */
-	char *function, *file;	/* malloc'ed, raw (JSON) */
-	char *kind;		/* malloc'ed, raw; NULL if none */
+	char *site;		/* escaped "file:line" */
+	char *function, *file;	/* raw (JSON) */
+	char *kind;		/* raw; NULL if none */
 	uint64_t line;
+	/*
+	 * v6: the tag's strings that name, site, function, file and kind
+	 * point into (a reference, shared with the pools of its call site);
+	 * NULL: those are malloc'ed one by one.
+	 */
+	struct kmp_tagstrs *tagstrs;
 };
 
 /* Copy @p's strings into @q (a copy of @p's other members); false: out of memory. */

@@ -15,8 +15,12 @@ static const unsigned char *page_of(struct kmp_readcache *rc, uint64_t page)
 	uint64_t line = page & ~(KMP_RC_LINE - 1);
 	unsigned int idx = (unsigned int)((page - line) / KMP_RC_PAGE), s;
 	uint8_t bit = (uint8_t)(1u << idx);
+	const unsigned char *p;
 	struct kmp_err why;
 
+	for (unsigned int h = 0; h < KMP_RC_HINTS; h++)
+		if (rc->hint[h] && rc->hint_page[h] == page)
+			return rc->hint[h];
 	for (s = 0; s < KMP_RC_SLOTS; s++) {
 		if (rc->have[s] && rc->line[s] == line)
 			break;
@@ -26,6 +30,7 @@ static const unsigned char *page_of(struct kmp_readcache *rc, uint64_t page)
 		rc->next = (rc->next + 1) % KMP_RC_SLOTS;
 		rc->line[s] = line;
 		rc->have[s] = 0;
+		memset(rc->hint, 0, sizeof(rc->hint));
 		if (kmp_read(rc->under, line, rc->data[s], KMP_RC_LINE, &why))
 			rc->have[s] = 0xff;
 	}
@@ -34,7 +39,11 @@ static const unsigned char *page_of(struct kmp_readcache *rc, uint64_t page)
 			return NULL;
 		rc->have[s] |= bit;
 	}
-	return rc->data[s] + idx * KMP_RC_PAGE;
+	p = rc->data[s] + idx * KMP_RC_PAGE;
+	rc->hint_page[rc->next_hint] = page;
+	rc->hint[rc->next_hint] = p;
+	rc->next_hint = (rc->next_hint + 1) % KMP_RC_HINTS;
+	return p;
 }
 
 static bool rc_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
@@ -81,7 +90,9 @@ struct kmp_readcache *kmp_readcache_new(struct kmp_mem *under)
 void kmp_readcache_reset(struct kmp_readcache *rc)
 {
 	memset(rc->have, 0, sizeof(rc->have));
+	memset(rc->hint, 0, sizeof(rc->hint));
 	rc->next = 0;
+	rc->next_hint = 0;
 }
 
 void kmp_readcache_free(struct kmp_readcache *rc)

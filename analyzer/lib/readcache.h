@@ -20,6 +20,7 @@
 #define KMP_RC_PAGE 4096ULL
 #define KMP_RC_LINE_PAGES 8
 #define KMP_RC_LINE (KMP_RC_PAGE * KMP_RC_LINE_PAGES)
+#define KMP_RC_HINTS 4
 
 struct kmp_readcache {
 	struct kmp_mem mem;		/* reads through the cache: pass &rc->mem */
@@ -27,6 +28,14 @@ struct kmp_readcache {
 	uint64_t line[KMP_RC_SLOTS];	/* the line's address */
 	uint8_t have[KMP_RC_SLOTS];	/* which of its pages were read (bit 0: the first) */
 	unsigned int next;		/* the slot to fill next (round robin) */
+	/*
+	 * The pages found last (a walk goes back and forth between a pool's
+	 * page, its tag's and its strings'): looked at before the slots.
+	 * Emptied whenever a slot is filled anew.
+	 */
+	uint64_t hint_page[KMP_RC_HINTS];
+	const unsigned char *hint[KMP_RC_HINTS];
+	unsigned int next_hint;
 	unsigned char data[KMP_RC_SLOTS][KMP_RC_LINE];
 };
 

@@ -89,69 +89,92 @@ struct row {
 	char b[1024];
 };
 
+/* Room for @len more bytes, the row so far written out if need be; false: @len never fits. */
+static bool row_room(struct row *r, size_t len)
+{
+	if (len <= sizeof(r->b) - r->n)
+		return true;
+	fwrite(r->b, 1, r->n, r->f);
+	r->n = 0;
+	return len <= sizeof(r->b);
+}
+
 static void row_put(struct row *r, const char *s, size_t len)
 {
-	if (len > sizeof(r->b) - r->n) {
-		fwrite(r->b, 1, r->n, r->f);
-		r->n = 0;
-		if (len > sizeof(r->b)) {
-			fwrite(s, 1, len, r->f);
-			return;
-		}
+	if (!row_room(r, len)) {
+		fwrite(s, 1, len, r->f);
+		return;
 	}
 	memcpy(r->b + r->n, s, len);
 	r->n += len;
 }
 
+/* @k spaces. */
 static void row_pad(struct row *r, size_t k)
 {
-	static const char spaces[] = "                                ";
-
 	while (k) {
-		size_t n = k < sizeof(spaces) - 1 ? k : sizeof(spaces) - 1;
+		size_t n = k < 64 ? k : 64;
 
-		row_put(r, spaces, n);
+		row_room(r, n);
+		memset(r->b + r->n, ' ', n);
+		r->n += n;
 		k -= n;
 	}
 }
 
-/* " " then @s in @width: %*s (@left false) or %-*s (@left true). */
+/* " " then @s (@len bytes) in @width: %*s (@left false) or %-*s (@left true). */
+static void row_strn(struct row *r, const char *s, size_t len, size_t width, bool left)
+{
+	size_t pad = len < width ? width - len : 0;
+
+	if (row_room(r, 1 + pad + len)) {
+		char *o = r->b + r->n;
+
+		*o++ = ' ';
+		if (!left) {
+			memset(o, ' ', pad);
+			o += pad;
+		}
+		memcpy(o, s, len);
+		o += len;
+		if (left) {
+			memset(o, ' ', pad);
+			o += pad;
+		}
+		r->n = (size_t)(o - r->b);
+		return;
+	}
+	row_put(r, " ", 1);
+	if (!left)
+		row_pad(r, pad);
+	row_put(r, s, len);
+	if (left)
+		row_pad(r, pad);
+}
+
 static void row_str(struct row *r, const char *s, size_t width, bool left)
 {
-	size_t len = strlen(s);
-
-	row_put(r, " ", 1);
-	if (!left && len < width)
-		row_pad(r, width - len);
-	row_put(r, s, len);
-	if (left && len < width)
-		row_pad(r, width - len);
+	row_strn(r, s, strlen(s), width, left);
 }
 
 /* " " then %*PRIu64, or %*PRId64 when @neg (the magnitude in @v). */
 static void row_num(struct row *r, uint64_t v, bool neg, size_t width)
 {
 	char t[24];
-	size_t i = sizeof(t) - 1;
+	size_t i = sizeof(t);
 
-	t[i] = '\0';
 	do {
 		t[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
 	if (neg)
 		t[--i] = '-';
-	row_str(r, t + i, width, false);
+	row_strn(r, t + i, sizeof(t) - i, width, false);
 }
 
 static void row_u(struct row *r, uint64_t v, size_t width)
 {
 	row_num(r, v, false, width);
-}
-
-static void row_d(struct row *r, int64_t v, size_t width)
-{
-	row_num(r, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0, width);
 }
 
 static void row_end(struct row *r)
@@ -160,51 +183,124 @@ static void row_end(struct row *r)
 	fwrite(r->b, 1, r->n, r->f);
 }
 
+/* A right-aligned column, " %*" of @width: the number @v (negative: @neg) or, if set, @s. */
+struct col {
+	uint64_t v;
+	const char *s;
+	bool neg;
+	unsigned char width;
+};
+
+static struct col col_u(uint64_t v, unsigned char width)
+{
+	return (struct col){ v, NULL, false, width };
+}
+
+static struct col col_d(int64_t v, unsigned char width)
+{
+	return (struct col){ v < 0 ? -(uint64_t)v : (uint64_t)v, NULL, v < 0, width };
+}
+
+/* "?" for a count not known, never a number that may be wrong. */
+static struct col col_or_unknown(uint64_t v, bool unknown, unsigned char width)
+{
+	return (struct col){ v, unknown ? "?" : NULL, false, width };
+}
+
+/* @c's value written to end at @end, in its width; false if it is wider. */
+static bool col_at(char *end, const struct col *c)
+{
+	char *p = end, *lim = end - c->width;
+	uint64_t v = c->v;
+
+	if (c->s) {
+		size_t len = strlen(c->s);
+
+		if (len > c->width)
+			return false;
+		memcpy(end - len, c->s, len);
+		return true;
+	}
+	do {
+		if (p == lim)
+			return false;
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (c->neg) {
+		if (p == lim)
+			return false;
+		*--p = '-';
+	}
+	return true;
+}
+
+/*
+ * A run of columns: laid as spaces in one go, each value written into its
+ * place; a value wider than its column (never in a table that lines up)
+ * sends the run through row_strn(), which widens it as printf() would.
+ */
+static void row_cols(struct row *r, const struct col *c, size_t n)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += 1 + (size_t)c[i].width;
+	if (row_room(r, total)) {
+		char *end = r->b + r->n;
+		size_t i;
+
+		memset(end, ' ', total);
+		for (i = 0; i < n; i++) {
+			end += 1 + (size_t)c[i].width;
+			if (!col_at(end, &c[i]))
+				break;
+		}
+		if (i == n) {
+			r->n += total;
+			return;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].s)
+			row_str(r, c[i].s, c[i].width, false);
+		else
+			row_num(r, c[i].v, c[i].neg, c[i].width);
+	}
+}
+
+/*
+ * The columns every version starts with: "%-*s %-7s %9u %6d %7d %6d %12u
+ * %8u %7s", the name left-aligned in @name_width; series v6 goes on with
+ * " %8u %8u %11lu" (@v6).
+ */
+static void row_common(struct row *r, const struct kmp_pool *p, size_t name_width, bool v6)
+{
+	size_t len = strlen(p->name);
+	const struct col c[] = {
+		col_u(p->elem_size, 9), col_d(p->min_nr, 6), col_d(p->curr_nr, 7),
+		col_d(p->low_nr, 6), col_u(p->nr_reserve, 12), col_u(p->nr_wait, 8),
+		col_or_unknown(p->waiting, p->waiting_unknown, 7),
+		col_u(p->nr_fail, 8), col_u(p->nr_empty, 8),
+		col_or_unknown(p->oldest_wait, p->oldest_unknown, 11),
+	};
+
+	row_put(r, p->name, len);
+	row_pad(r, len < name_width ? name_width - len : 0);
+	row_str(r, p->type, 7, true);
+	row_cols(r, c, v6 ? 10 : 7);
+}
+
 /*
  * Series v6: mempool_seq_show()'s row, the name padded to 30 by its
  * escaped length, then "%-7s %9zu %6d %7d %6d %12u %8u %7u %8u %8u %11lu ",
  * owner, instance and site.
  */
-/* %7s of waiting: "?" for an uncounted wait queue, never a number that may be wrong. */
-static void row_waiting(struct row *r, const struct kmp_pool *p)
-{
-	if (p->waiting_unknown)
-		row_str(r, "?", 7, false);
-	else
-		row_u(r, p->waiting, 7);
-}
-
-/*
- * The columns every version starts with: "%-*s %-7s %9u %6d %7d %6d %12u
- * %8u %7s", the name left-aligned in @name_width.
- */
-static void row_common(struct row *r, const struct kmp_pool *p, size_t name_width)
-{
-	size_t len = strlen(p->name);
-
-	row_put(r, p->name, len);
-	row_pad(r, len < name_width ? name_width - len : 0);
-	row_str(r, p->type, 7, true);
-	row_u(r, p->elem_size, 9);
-	row_d(r, p->min_nr, 6);
-	row_d(r, p->curr_nr, 7);
-	row_d(r, p->low_nr, 6);
-	row_u(r, p->nr_reserve, 12);
-	row_u(r, p->nr_wait, 8);
-	row_waiting(r, p);
-}
-
 static void report_pool_v6(FILE *f, const struct kmp_pool *p)
 {
 	struct row r = { .f = f };
 
-	row_common(&r, p, 30);
-	row_u(&r, p->nr_fail, 8);
-	row_u(&r, p->nr_empty, 8);
-	if (p->oldest_unknown)
-		row_str(&r, "?", 11, false);
-	else
-		row_u(&r, p->oldest_wait, 11);
+	row_common(&r, p, 30, true);
 	row_str(&r, p->owner, 0, false);
 	row_str(&r, p->instance, 0, false);
 	row_str(&r, p->site, 0, false);
@@ -220,7 +316,7 @@ void kmp_report_pool(FILE *f, const struct kmp_pool *p)
 		return;
 	}
 	/* "%-24s ... %7s %s", then the later versions' columns */
-	row_common(&r, p, 24);
+	row_common(&r, p, 24, false);
 	row_str(&r, p->owner, 0, false);
 	if (p->v11) {
 		row_u(&r, p->nr_fail, 0);

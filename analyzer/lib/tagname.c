@@ -14,25 +14,29 @@
  * with ESCAPE_OCTAL and this @only set passes every byte not in it through
  * and writes those in it as \ooo (lib/string_helpers.c).
  */
-static bool escaped_byte(unsigned char c)
+static const bool escaped_byte[256] = {
+	[' '] = true, ['\t'] = true, ['\n'] = true, ['\v'] = true, ['\f'] = true, ['\r'] = true,
+	['\\'] = true,
+};
+
+/* The length of @s escaped; *@plain: no byte of it needs escaping. */
+static size_t escaped_len(const char *s, bool *plain)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' ||
-	       c == '\\';
+	size_t n = 0, extra = 0;
+
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++, n++)
+		extra += escaped_byte[*c] ? 3 : 0;
+	*plain = !extra;
+	return n + extra;
 }
 
-char *kmp_escape_word(const char *s)
+/* @s escaped into @out, which has room for it and a NUL. */
+static void escape_into(char *out, const char *s)
 {
-	size_t n = 0;
-	char *out, *p;
+	char *p = out;
 
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-		n += escaped_byte(*c) ? 4 : 1;
-	out = malloc(n + 1);
-	if (!out)
-		return NULL;
-	p = out;
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (!escaped_byte(*c)) {
+		if (!escaped_byte[*c]) {
 			*p++ = (char)*c;
 			continue;
 		}
@@ -42,6 +46,31 @@ char *kmp_escape_word(const char *s)
 		*p++ = (char)('0' + (*c & 7));
 	}
 	*p = '\0';
+}
+
+char *kmp_escape_word(const char *s)
+{
+	bool plain;
+	size_t n = escaped_len(s, &plain);
+	char *out = malloc(n + 1);
+
+	if (out)
+		escape_into(out, s);
+	return out;
+}
+
+char *kmp_escape_word_take(char *s)
+{
+	bool plain;
+	size_t n = escaped_len(s, &plain);
+	char *out;
+
+	if (plain)
+		return s;
+	out = malloc(n + 1);
+	if (out)
+		escape_into(out, s);
+	free(s);
 	return out;
 }
 
@@ -225,35 +254,64 @@ static unsigned char *tag_bytes(struct kmp_mem *mem, const struct kmp_layout *l,
 	return buf;
 }
 
-/* A copy of @from's strings in @to; false when out of memory (@to then empty). */
-static bool tagnames_dup(struct kmp_tagnames *to, const struct kmp_tagnames *from)
+struct kmp_tagstrs *kmp_tagstrs_get(struct kmp_tagstrs *s)
 {
-	bool ok;
+	s->refs++;
+	return s;
+}
 
-	memset(to, 0, sizeof(*to));
-	to->line = from->line;
-	to->name = strdup(from->name);
-	to->owner = strdup(from->owner);
-	to->site = strdup(from->site);
-	to->function = strdup(from->function);
-	to->file = strdup(from->file);
-	to->kind = from->kind ? strdup(from->kind) : NULL;
-	ok = to->name && to->owner && to->site && to->function && to->file &&
-	     (!from->kind || to->kind);
-	if (!ok)
-		kmp_tagnames_free(to);
-	return ok;
+void kmp_tagstrs_put(struct kmp_tagstrs *s)
+{
+	if (s && !--s->refs)
+		free(s);
+}
+
+/* @s copied to @at, which moves past it; the copy. */
+static char *pack_one(char **at, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *out = *at;
+
+	memcpy(out, s, n);
+	*at += n;
+	return out;
+}
+
+/* @t's strings in one counted block (one reference); NULL when out of memory. */
+static struct kmp_tagstrs *tagstrs_pack(const struct kmp_tagnames *t)
+{
+	const char *const strs[] = { t->name, t->owner, t->site, t->function, t->file };
+	size_t n = t->kind ? strlen(t->kind) + 1 : 0;
+	struct kmp_tagstrs *s;
+	char *at;
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		n += strlen(strs[i]) + 1;
+	s = malloc(sizeof(*s) + n);
+	if (!s)
+		return NULL;
+	s->refs = 1;
+	at = s->data;
+	s->t.name = pack_one(&at, t->name);
+	s->t.owner = pack_one(&at, t->owner);
+	s->t.site = pack_one(&at, t->site);
+	s->t.function = pack_one(&at, t->function);
+	s->t.file = pack_one(&at, t->file);
+	s->t.kind = t->kind ? pack_one(&at, t->kind) : NULL;
+	s->t.line = t->line;
+	return s;
 }
 
 int kmp_tag_read_cached(struct kmp_tagcache *c, struct kmp_mem *mem, const struct kmp_layout *l,
-			uint64_t tag, struct kmp_tagnames *t, char *why, size_t whylen,
+			uint64_t tag, struct kmp_tagstrs **out, char *why, size_t whylen,
 			struct kmp_err *err)
 {
 	struct kmp_tagcache_slot *slot = NULL;
+	struct kmp_tagnames t = { 0 };
 	unsigned char *buf;
 	int rc;
 
-	memset(t, 0, sizeof(*t));
+	*out = NULL;
 	buf = tag_bytes(mem, l, tag, err);
 	if (!buf)
 		return -1;
@@ -263,35 +321,42 @@ int kmp_tag_read_cached(struct kmp_tagcache *c, struct kmp_mem *mem, const struc
 		if (slot->raw && slot->addr == tag && !memcmp(slot->raw, buf, l->mtag_size)) {
 			free(buf);
 			c->hits++;
-			if (tagnames_dup(t, &slot->t))
-				return 1;
-			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-			return -1;
+			*out = kmp_tagstrs_get(slot->s);
+			return 1;
 		}
 	}
-	rc = tag_from_bytes(mem, l, tag, buf, l->mtag_size, t, why, whylen, err);
+	rc = tag_from_bytes(mem, l, tag, buf, l->mtag_size, &t, why, whylen, err);
+	if (rc == 1 && !(*out = tagstrs_pack(&t))) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		rc = -1;
+	}
 	if (rc == 1 && slot) {
-		struct kmp_tagnames copy;
-
-		if (tagnames_dup(&copy, t)) {
-			free(slot->raw);
-			kmp_tagnames_free(&slot->t);
-			slot->addr = tag;
-			slot->raw = buf;
-			slot->t = copy;
-			buf = NULL;
-		}
+		free(slot->raw);
+		kmp_tagstrs_put(slot->s);
+		slot->addr = tag;
+		slot->raw = buf;
+		slot->s = kmp_tagstrs_get(*out);
+		buf = NULL;
 	}
 	free(buf);
-	if (rc != 1)
-		kmp_tagnames_free(t);
+	kmp_tagnames_free(&t);
 	return rc;
 }
 
 int kmp_tag_read(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
 		 struct kmp_tagnames *t, char *why, size_t whylen, struct kmp_err *err)
 {
-	return kmp_tag_read_cached(NULL, mem, l, tag, t, why, whylen, err);
+	unsigned char *buf = tag_bytes(mem, l, tag, err);
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (!buf)
+		return -1;
+	rc = tag_from_bytes(mem, l, tag, buf, l->mtag_size, t, why, whylen, err);
+	free(buf);
+	if (rc != 1)
+		kmp_tagnames_free(t);
+	return rc;
 }
 
 void kmp_tagcache_free(struct kmp_tagcache *c)
@@ -300,7 +365,7 @@ void kmp_tagcache_free(struct kmp_tagcache *c)
 		return;
 	for (size_t i = 0; i < KMP_TAGCACHE_SLOTS; i++) {
 		free(c->slot[i].raw);
-		kmp_tagnames_free(&c->slot[i].t);
+		kmp_tagstrs_put(c->slot[i].s);
 	}
 	free(c);
 }

@@ -39,6 +39,8 @@ struct kmp_tagnames {
  * when out of memory.
  */
 char *kmp_escape_word(const char *s);
+/* The same for a malloc'ed @s, which it takes: @s itself when nothing needs escaping. */
+char *kmp_escape_word_take(char *s);
 
 /*
  * Read the struct mempool_tag at @tag into @t.  Returns 1 on success; 0
@@ -52,6 +54,22 @@ int kmp_tag_read(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
 void kmp_tagnames_free(struct kmp_tagnames *t);
 
 /*
+ * A tag's strings in one block that the pools of one call site share:
+ * counted references, freed with the last.  Not for sharing between
+ * threads (the count is a plain integer).
+ */
+struct kmp_tagstrs {
+	size_t refs;
+	struct kmp_tagnames t;	/* points into the block; kind NULL if none */
+	char data[];
+};
+
+/* Another reference to @s; @s itself. */
+struct kmp_tagstrs *kmp_tagstrs_get(struct kmp_tagstrs *s);
+/* Drop a reference to @s (NULL: nothing); the last one frees it. */
+void kmp_tagstrs_put(struct kmp_tagstrs *s);
+
+/*
  * The tags one walk of the list has read, by address: a tag seen again is
  * read as one block of its bytes, and its strings (five reads more) only
  * when those bytes changed.  A walk of live memory reads a tag's bytes
@@ -63,14 +81,17 @@ struct kmp_tagcache {
 	struct kmp_tagcache_slot {
 		uint64_t addr;
 		unsigned char *raw;		/* the tag's bytes, NULL: empty */
-		struct kmp_tagnames t;
+		struct kmp_tagstrs *s;		/* the cache's reference */
 	} slot[KMP_TAGCACHE_SLOTS];
 	uint64_t hits;
 };
 
-/* kmp_tag_read() through the cache @c (may be NULL: no cache). */
+/*
+ * kmp_tag_read() through the cache @c (may be NULL: no cache), the strings
+ * as a reference in *@out (kmp_tagstrs_put() it) after 1.
+ */
 int kmp_tag_read_cached(struct kmp_tagcache *c, struct kmp_mem *mem, const struct kmp_layout *l,
-			uint64_t tag, struct kmp_tagnames *t, char *why, size_t whylen,
+			uint64_t tag, struct kmp_tagstrs **out, char *why, size_t whylen,
 			struct kmp_err *err);
 void kmp_tagcache_free(struct kmp_tagcache *c);
 

@@ -10,6 +10,25 @@ static bool read_ptr(struct kmp_mem *mem, uint64_t addr, const struct kmp_field 
 	return kmp_read_uint(mem, addr + f->off, f->size, val, err);
 }
 
+/* A node's next and prev: one read when they lie side by side, as in struct list_head. */
+static bool read_links(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t node,
+		       uint64_t *next, uint64_t *prev, struct kmp_err *err)
+{
+	unsigned char b[16];
+
+	if (l->lh_next.size != 8 || l->lh_prev.size != 8 || l->lh_prev.off != l->lh_next.off + 8)
+		return read_ptr(mem, node, &l->lh_next, next, err) &&
+		       read_ptr(mem, node, &l->lh_prev, prev, err);
+	if (!kmp_read(mem, node + l->lh_next.off, b, sizeof(b), err))
+		return false;
+	*next = *prev = 0;
+	for (int i = 7; i >= 0; i--) {
+		*next = *next << 8 | b[i];
+		*prev = *prev << 8 | b[8 + i];
+	}
+	return true;
+}
+
 /*
  * After a broken prev link at @pos: is @pos one of the first @n entries
  * (a cycle back into the list)?  Returns its 1-based index, or 0.  Runs
@@ -63,8 +82,7 @@ enum kmp_walk_status kmp_list_walk(struct kmp_mem *mem, const struct kmp_layout 
 				   " (last good node 0x%" PRIx64 ")", pos, prev, *last_good);
 			return KMP_WALK_BROKEN;
 		}
-		if (!read_ptr(mem, pos, &l->lh_next, &next, &why) ||
-		    !read_ptr(mem, pos, &l->lh_prev, &back, &why)) {
+		if (!read_links(mem, l, pos, &next, &back, &why)) {
 			kmp_wraperr(err, &why, "unreadable list node 0x%" PRIx64 " (last good node 0x%"
 				   PRIx64 "): %s", pos, *last_good, why.msg);
 			return KMP_WALK_BROKEN;

@@ -548,27 +548,35 @@ static uint64_t ring_addr(int i)
 	return RING_BASE + (uint64_t)i * 0x100;
 }
 
+/* Each 8-byte word of the read in order: a next link (which sets its node's prev), or a prev. */
 static bool ring_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 		      struct kmp_err *err)
 {
 	struct ring *r = mem->priv;
-	uint64_t field, v;
-	int i = ring_index(addr, &field);
 
 	r->reads++;
-	if (i < 0 || i > RING_N || len != 8) {
+	if (!len || len % 8) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "ring: bad read at 0x%" PRIx64, addr);
 		return false;
 	}
-	if (field == L.lh_next.off) {
-		int next = i == RING_N ? 0 : (i + 1) % RING_N;
+	for (size_t off = 0; off < len; off += 8) {
+		uint64_t field, v;
+		int i = ring_index(addr + off, &field);
 
-		v = ring_addr(next);
-		r->prev_of[next] = ring_addr(i);
-	} else {
-		v = r->prev_of[i];
+		if (i < 0 || i > RING_N || (field != L.lh_next.off && field != L.lh_prev.off)) {
+			kmp_seterr(err, KMP_ERR_CORRUPT, "ring: bad read at 0x%" PRIx64, addr + off);
+			return false;
+		}
+		if (field == L.lh_next.off) {
+			int next = i == RING_N ? 0 : (i + 1) % RING_N;
+
+			v = ring_addr(next);
+			r->prev_of[next] = ring_addr(i);
+		} else {
+			v = r->prev_of[i];
+		}
+		memcpy((unsigned char *)buf + off, &v, 8);
 	}
-	memcpy(buf, &v, 8);
 	return true;
 }
 

@@ -334,6 +334,29 @@ static void test_escape(void)
 	e = kmp_escape_word("");
 	CHECK(e && !*e, "empty string");
 	free(e);
+	/* The taking form: the same bytes; the string itself back when none needs escaping. */
+	{
+		char *plain = strdup("md0:\x80"), *spaced = strdup("a b"), *p0 = plain;
+
+		plain = kmp_escape_word_take(plain);
+		spaced = kmp_escape_word_take(spaced);
+		CHECK(plain == p0 && !strcmp(plain, "md0:\x80"), "plain: '%s'", plain ? plain : "");
+		CHECK(spaced && !strcmp(spaced, "a\\040b"), "spaced: '%s'", spaced ? spaced : "");
+		free(plain);
+		free(spaced);
+	}
+	for (int c = 1; c < 256; c++) {
+		char s[2] = { (char)c, 0 }, want[8];
+
+		e = kmp_escape_word(s);
+		if (strchr(" \t\n\v\f\r\\", c))
+			snprintf(want, sizeof(want), "\\%03o", (unsigned int)c);
+		else
+			snprintf(want, sizeof(want), "%c", c);
+		CHECK(e && !strcmp(e, want), "byte 0x%02x: '%s', want '%s'", (unsigned int)c,
+		      e ? e : "", want);
+		free(e);
+	}
 	end();
 }
 
@@ -598,8 +621,8 @@ static void test_tag_cache(void)
 	unsigned long rshared, rown;
 	bool ok;
 
-	begin("tags: pools of one call site read the tag's strings once a walk; a tag whose "
-	      "bytes changed is read again");
+	begin("tags: pools of one call site read the tag's strings once a walk and share one "
+	      "block of them; a tag whose bytes changed is read again");
 	same_site(&f, 6, false);
 	f.img.reads = 0;
 	ok = read_all(&f, &own, &err);
@@ -619,6 +642,14 @@ static void test_tag_cache(void)
 		      !strcmp(shared.v[i].owner, own.v[i].owner) &&
 		      !strcmp(shared.v[i].instance, own.v[i].instance),
 		      "pool %zu: %s %s %s", i, shared.v[i].name, shared.v[i].site, shared.v[i].owner);
+	/* One block of strings for the pools of a tag, not a copy a pool (live at scale). */
+	for (size_t i = 1; i < shared.n && i < own.n; i++)
+		CHECK(shared.v[i].tagstrs && shared.v[i].tagstrs == shared.v[0].tagstrs &&
+		      shared.v[i].name == shared.v[0].name && shared.v[i].site == shared.v[0].site &&
+		      own.v[i].tagstrs != own.v[0].tagstrs,
+		      "pool %zu: one tag's strings at %p and %p, own tags' at %p and %p", i,
+		      (void *)shared.v[0].name, (void *)shared.v[i].name, (void *)own.v[0].name,
+		      (void *)own.v[i].name);
 	kmp_pools_free(&shared);
 	kmp_pools_free(&own);
 	{
@@ -639,6 +670,9 @@ static void test_tag_cache(void)
 		      !strcmp(shared.v[5].site, "other.c:99"), "sites: %s, %s, %s",
 		      shared.n == 6 ? shared.v[1].site : "", shared.n == 6 ? shared.v[2].site : "",
 		      shared.n == 6 ? shared.v[5].site : "");
+		/* The tag read again is a block of its own; the pools before it keep theirs. */
+		CHECK(shared.n == 6 && shared.v[1].tagstrs != shared.v[2].tagstrs &&
+		      shared.v[2].tagstrs == shared.v[5].tagstrs, "blocks of the changed tag");
 		kmp_pools_free(&shared);
 	}
 	memimg_free(&f.img);
