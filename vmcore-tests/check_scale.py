@@ -14,14 +14,15 @@ R = Results("scale")
 D = Outdir(OUT, R)
 times = {}
 # kmempool on /proc/kcore against cat /proc/mempool at the largest count:
-# the goal is 2x.  Measured on this rig (best of 3 each, TCG):
-# 4.5x before the walk's page cache, 3.2x with lines of 8 pages read at
-# once, 1.2x-1.9x since the rows are no longer printed with printf()
-# (the walk is CPU-bound in the guest).  The host's speed swings between
-# runs, so the bound leaves room above the goal: 2.5x, which each of the
-# earlier walks would fail.  What the walk reads is checked exactly by the
-# unit test (21 reads for 256 pools).
-KMP_RATIO = 2.5
+# the goal is 2x, and the check is the goal.  Measured on this rig
+# (best of 3 each, TCG): 4.5x before the walk's page cache, 3.2x with lines
+# of 8 pages read at once, 1.2x-1.9x once the rows were no longer printed
+# with printf(), and 1.2x-1.4x with the other core busy building a kernel since
+# the pools of a tag share its strings and the rows are laid out in place
+# (the walk is CPU-bound in the guest: 7.9k instructions a pool, then 4.8k).
+# What the walk reads is checked exactly by the unit test (21 reads for 256
+# pools).
+KMP_RATIO = 2.0
 for n in COUNTS:
     def num(name):
         try:
