@@ -7,7 +7,7 @@ set -euo pipefail
 # pinned base, qemu/kernel-source.sh).
 PKGS=(linux-source-6.1 build-essential flex bison libelf-dev libssl-dev bc cpio
 	kmod xz-utils gzip qemu-system-x86 busybox-static kexec-tools makedumpfile
-	dmsetup libkdumpfile-dev libdw-dev elfutils pkg-config python3 python3-drgn
+	dmsetup libkdumpfile-dev libdeflate-dev libdw-dev elfutils pkg-config python3 python3-drgn
 	crash ccache file binutils mdadm)
 # libFuzzer harnesses of the analyzer (make -C analyzer fuzz, fuzz-smoke).
 PKGS+=(clang-14 libclang-rt-14-dev)

@@ -30,6 +30,13 @@ if vm kd-formats "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/
 	--mem 512 --scratch 1024 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" formats "$T/kd-formats" "$B/kernel/vmlinux" "$KMP" ||
 		fail=$((fail + 1))
+	# The pages kmempool reads itself (lib/diskdump.c) against libkdumpfile's:
+	# all of a zlib and an uncompressed dump; of an lzo one, those stored raw.
+	for f in zlib:100 kdump:100 lzo:0; do
+		[ -f "$T/kd-formats/dump-${f%%:*}" ] || continue
+		"$B/analyzer/ddcheck" "$T/kd-formats/dump-${f%%:*}" "${f#*:}" | sed "s/^\(not \)\{0,1\}ok - /&$GROUP: /"
+		[ "${PIPESTATUS[0]}" = 0 ] && pass=$((pass + 1)) || fail=$((fail + 1))
+	done
 	# Bad input with a real dump: missing, foreign and stripped vmlinux,
 	# truncated dumps.
 	if [ -f "$T/kd-formats/dump-zlib" ]; then

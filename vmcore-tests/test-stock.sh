@@ -84,6 +84,21 @@ if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 	else
 		not_ok "$SUITE: kmempool scan -j 1 of the zlib dump failed"
 	fi
+	# Its pages by kmempool's own reader (lib/diskdump.c): each the same as
+	# libkdumpfile's, and all of them taken; the runs use it (it reads the
+	# page descriptors 170 at a time: 4080 bytes, which libkdumpfile never
+	# asks for).
+	"$B/analyzer/ddcheck" "$Z" 100 | sed "s/^\(not \)\{0,1\}ok - /&$GROUP: $SUITE: /"
+	[ "${PIPESTATUS[0]}" = 0 ] && pass=$((pass + 1)) || fail=$((fail + 1))
+	for cmd in waiters scan; do
+		n=$(strace -f -e trace=pread64 "$KMP" "$cmd" -c "$Z" -s "$K/vmlinux" -M "$KO" 2>&1 >/dev/null |
+			grep -cE "pread64\(.*, 4080, [0-9]+\) = 4080$" || true)
+		if [ "$n" -gt 0 ] 2>/dev/null; then
+			ok "$SUITE: kmempool $cmd reads the dump's pages itself ($n blocks of page descriptors)"
+		else
+			not_ok "$SUITE: kmempool $cmd left every page to libkdumpfile (no block of descriptors read)"
+		fi
+	done
 	# Symbols by name come from one read of .strtab and .symtab a run
 	# (lib/symscan.c): reads starting at .strtab's offset, counted.
 	stroff=$(readelf -SW "$K/vmlinux" | sed -n 's/.* \.strtab  *STRTAB  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')

@@ -4,31 +4,7 @@
 #include <string.h>
 
 #include "diskcheck.h"
-
-/*
- * Offsets in the file format (makedumpfile's diskdump_mod.h, 64-bit):
- * the header fills block 0, the sub header starts at block 1.
- */
-#define H_VERSION	8
-#define H_BLOCK_SIZE	428
-#define H_SUB_HDR_SIZE	432
-#define H_BITMAP_BLOCKS	436
-#define H_MAX_MAPNR	440
-#define H_NR_CPUS	460
-#define H_SIZE		464
-#define S_OFF_VMCOREINFO 32	/* in the sub header: offset and size, 8 bytes each */
-#define S_OFF_NOTE	48
-#define S_MAX_MAPNR_64	96	/* header_version >= 6 */
-#define S_SIZE		104
-
-static uint64_t le(const unsigned char *p, size_t n)
-{
-	uint64_t v = 0;
-
-	for (size_t i = n; i > 0; i--)
-		v = (v << 8) | p[i - 1];
-	return v;
-}
+#include "diskdump_fmt.h"
 
 bool kmp_is_diskdump(const void *head, size_t len)
 {
@@ -44,7 +20,7 @@ static bool inside(uint64_t off, uint64_t len, uint64_t size)
 bool kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const char *path,
 			struct kmp_err *err)
 {
-	unsigned char h[H_SIZE], s[S_SIZE];
+	unsigned char h[DD_H_SIZE], s[DD_S_SIZE];
 	uint64_t version, bs, sub, bitmap, mapnr, cpus, bits;
 
 	if (rd(arg, h, sizeof(h), 0) != (ssize_t)sizeof(h)) {
@@ -52,12 +28,12 @@ bool kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const cha
 			   path, size);
 		return false;
 	}
-	version = le(h + H_VERSION, 4);
-	bs = le(h + H_BLOCK_SIZE, 4);
-	sub = le(h + H_SUB_HDR_SIZE, 4);
-	bitmap = le(h + H_BITMAP_BLOCKS, 4);
-	mapnr = le(h + H_MAX_MAPNR, 4);
-	cpus = le(h + H_NR_CPUS, 4);
+	version = kmp_dd_le(h + DD_H_VERSION, 4);
+	bs = kmp_dd_le(h + DD_H_BLOCK_SIZE, 4);
+	sub = kmp_dd_le(h + DD_H_SUB_HDR_SIZE, 4);
+	bitmap = kmp_dd_le(h + DD_H_BITMAP_BLOCKS, 4);
+	mapnr = kmp_dd_le(h + DD_H_MAX_MAPNR, 4);
+	cpus = kmp_dd_le(h + DD_H_NR_CPUS, 4);
 	if (version == 0 || version > 64) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump header version %" PRIu64 " is unknown", path, version);
 		return false;
@@ -78,14 +54,14 @@ bool kmp_diskdump_check(kmp_dump_read_fn rd, void *arg, uint64_t size, const cha
 	/* The bitmaps: two halves of bitmap_blocks, one bit per page each. */
 	bits = bitmap * bs * 8 / 2;
 	if (sub && version >= 6) {
-		if (sub * bs < S_SIZE || rd(arg, s, sizeof(s), bs) != (ssize_t)sizeof(s)) {
+		if (sub * bs < DD_S_SIZE || rd(arg, s, sizeof(s), bs) != (ssize_t)sizeof(s)) {
 			kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump sub header truncated", path);
 			return false;
 		}
-		mapnr = le(s + S_MAX_MAPNR_64, 8);
-		if (!inside(le(s + S_OFF_VMCOREINFO, 8), le(s + S_OFF_VMCOREINFO + 8, 8), size) ||
-		    le(s + S_OFF_VMCOREINFO + 8, 8) > (1u << 20) ||
-		    !inside(le(s + S_OFF_NOTE, 8), le(s + S_OFF_NOTE + 8, 8), size)) {
+		mapnr = kmp_dd_le(s + DD_S_MAX_MAPNR_64, 8);
+		if (!inside(kmp_dd_le(s + DD_S_OFF_VMCOREINFO, 8), kmp_dd_le(s + DD_S_OFF_VMCOREINFO + 8, 8), size) ||
+		    kmp_dd_le(s + DD_S_OFF_VMCOREINFO + 8, 8) > (1u << 20) ||
+		    !inside(kmp_dd_le(s + DD_S_OFF_NOTE, 8), kmp_dd_le(s + DD_S_OFF_NOTE + 8, 8), size)) {
 			kmp_seterr(err, KMP_ERR_DUMP, "%s: kdump sub header points past the end of the file "
 				   "(VMCOREINFO or notes)", path);
 			return false;

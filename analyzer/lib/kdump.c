@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <libkdumpfile/addrxlat.h>
 #include <libkdumpfile/kdumpfile.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "diskdump.h"
 #include "elfcheck.h"
 #include "fdhook.h"
 #include "flat.h"
@@ -47,12 +49,22 @@ struct kdump {
 	int fd;
 	off_t size;		/* of the file (of the reassembled view when flat) */
 	struct kmp_flat *flat;	/* a flattened dump's index, or NULL */
-	bool owns_flat;		/* false in a clone: the first reader frees it */
+	bool owns_flat;		/* false in a clone: the first reader frees it and @dd */
 	bool cut_short;		/* known to be cut short: every short read is an error */
 	off_t past;		/* offset of the first byte a read of the current
 				 * step (opening, one kdump_read()) wanted and the
 				 * file does not have, or -1 */
 	uint64_t blocks;	/* file blocks read since the context was opened */
+	/*
+	 * A kdump-compressed dump's pages read here (diskdump.h), each
+	 * address translated through libkdumpfile's: @dd shared with the
+	 * clones (the first reader frees it), a reader and a page each.
+	 */
+	struct kmp_diskdump *dd;
+	struct kmp_ddreader *ddr;
+	unsigned char *page;
+	addrxlat_ctx_t *axctx;	/* @ctx's translation, once asked for */
+	addrxlat_sys_t *axsys;
 };
 
 /*
@@ -83,6 +95,17 @@ static kdump_ctx_t *reopen(struct kdump *k)
 	return ctx;
 }
 
+/* Let go of the context's translation (before the context goes). */
+static void drop_xlat(struct kdump *k)
+{
+	if (k->axsys)
+		addrxlat_sys_decref(k->axsys);
+	if (k->axctx)
+		addrxlat_ctx_decref(k->axctx);
+	k->axsys = NULL;
+	k->axctx = NULL;
+}
+
 /*
  * Before a read that could make libkdumpfile's cache evict, a fresh
  * context (see above).  The old one is freed first, so that the new one
@@ -99,6 +122,7 @@ static bool cache_guard(struct kdump *k)
 		if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES &&
 		    k->blocks + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_FILE_BLOCKS)
 			return true;
+		drop_xlat(k);
 		kdump_free(k->ctx);
 	}
 	k->blocks = 0;
@@ -181,6 +205,50 @@ static kdump_status read_piece(struct kdump *k, uint64_t addr, void *buf, size_t
 	return st;
 }
 
+/* The file as it is (a flattened dump: as its index reassembles it), for diskdump.c. */
+static ssize_t dd_pread(void *arg, int fd, void *buf, size_t count, off_t offset)
+{
+	const struct kdump *k = arg;
+
+	if (!k->flat)
+		return kmp_real_pread(fd, buf, count, offset);
+	if (offset < 0)
+		return -1;
+	return kmp_flat_pread(k->flat, fd, buf, count, (uint64_t)offset);
+}
+
+/* The physical address of the page at @page, by libkdumpfile's translation; false: none. */
+static bool dd_xlat(struct kdump *k, uint64_t page, uint64_t *paddr)
+{
+	addrxlat_fulladdr_t fa = { .addr = page, .as = ADDRXLAT_KVADDR };
+	bool ok;
+
+	pthread_mutex_lock(&ctx_lock);
+	ok = cache_guard(k) &&
+	     (k->axsys || kdump_get_addrxlat(k->ctx, &k->axctx, &k->axsys) == KDUMP_OK) &&
+	     addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, k->axctx, k->axsys) == ADDRXLAT_OK;
+	pthread_mutex_unlock(&ctx_lock);
+	*paddr = fa.addr;
+	return ok;
+}
+
+/*
+ * @n bytes at @addr, all in one page, read here (outside ctx_lock, so
+ * threads inflate at once); false: read them through libkdumpfile.
+ */
+static bool dd_read(struct kdump *k, uint64_t addr, unsigned char *out, size_t n)
+{
+	uint64_t ps = k->dd->page_size, page = addr & ~(ps - 1), paddr;
+	unsigned char *dst = n == ps ? out : k->page;
+
+	if (!dd_xlat(k, page, &paddr) || paddr % ps ||
+	    !kmp_ddreader_page(k->ddr, dd_pread, k, k->fd, paddr / ps, dst))
+		return false;
+	if (dst != out)
+		memcpy(out, dst + (addr - page), n);
+	return true;
+}
+
 static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 			   struct kmp_err *err)
 {
@@ -192,6 +260,16 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	while (size < len) {
 		size_t want = len - size < KMP_KDUMP_READ_MAX ? len - size : KMP_KDUMP_READ_MAX;
 
+		if (k->dd) {
+			/* A page at a time here; one this reader does not take, through libkdumpfile. */
+			uint64_t a = addr + size, ps = k->dd->page_size;
+
+			want = len - size < ps - (a & (ps - 1)) ? len - size : ps - (a & (ps - 1));
+			if (dd_read(k, a, (unsigned char *)buf + size, want)) {
+				size += want;
+				continue;
+			}
+		}
 		st = read_piece(k, addr + size, (unsigned char *)buf + size, want, &piece);
 		size += piece;
 		if (st != KDUMP_OK || piece != want)
@@ -228,9 +306,16 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 static void kdump_free_all(struct kdump *k)
 {
 	pthread_mutex_lock(&ctx_lock);
+	drop_xlat(k);
 	if (k->ctx)
 		kdump_free(k->ctx);
 	pthread_mutex_unlock(&ctx_lock);
+	kmp_ddreader_free(k->ddr);
+	free(k->page);
+	if (k->dd && k->owns_flat) {
+		kmp_diskdump_free(k->dd);
+		free(k->dd);
+	}
 	kmp_fdhook_unregister(k->fd);
 	close(k->fd);
 	if (k->flat && k->owns_flat) {
@@ -270,6 +355,7 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 	if (c->fd < 0)
 		goto fail;
 	c->flat = k->flat;
+	c->dd = k->dd;
 	c->cut_short = k->cut_short;
 	c->size = k->size;
 	c->past = -1;
@@ -285,7 +371,12 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 		free(m);
 		return NULL;
 	}
-	*m = (struct kmp_mem){ .ops = &kdump_ops, .priv = c, .live = mem->live, .serial = true };
+	if (c->dd && (!(c->ddr = kmp_ddreader_new(c->dd)) || !(c->page = malloc(c->dd->page_size)))) {
+		kdump_free_all(c);
+		free(m);
+		return NULL;
+	}
+	*m = (struct kmp_mem){ .ops = &kdump_ops, .priv = c, .live = mem->live, .serial = !c->dd };
 	return m;
 fail:
 	free(c);
@@ -335,6 +426,26 @@ static const char *past_what(const struct kdump *k)
 	if (k->flat->truncated)
 		return "beyond the records before the cut: flattened dump truncated";
 	return "past the end of the reassembled dump: if it is a dump, it is truncated";
+}
+
+/*
+ * A kdump-compressed dump this reader takes: its pages are read here from
+ * now on (without it, or out of memory, all go through libkdumpfile).
+ */
+static void use_diskdump(struct kdump *k)
+{
+	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
+
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) ||
+	    !(k->ddr = kmp_ddreader_new(dd)) || !(k->page = malloc(dd->page_size))) {
+		kmp_ddreader_free(k->ddr);
+		k->ddr = NULL;
+		if (dd)
+			kmp_diskdump_free(dd);
+		free(dd);
+		return;
+	}
+	k->dd = dd;
 }
 
 bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
@@ -426,9 +537,11 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	if (kdump_get_string_attr(k->ctx, KDUMP_ATTR_FILE_FORMAT, &fmt) != KDUMP_OK)
 		fmt = "unknown";
 	snprintf(core->format, sizeof(core->format), "%s%s", flat ? "flattened " : "", fmt);
+	use_diskdump(k);
 	core->mem.ops = &kdump_ops;
 	core->mem.priv = k;
-	core->mem.serial = true;	/* ctx_lock */
+	/* Under ctx_lock, but for the pages read here. */
+	core->mem.serial = !k->dd;
 	return true;
 fail:
 	kdump_free_all(k);

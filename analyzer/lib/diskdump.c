@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmempool: the pages of a kdump-compressed dump; see diskdump.h. */
+#include <stdlib.h>
+#include <string.h>
+#include <libdeflate.h>
+
+#include "diskdump.h"
+#include "diskdump_fmt.h"
+
+/* status: stopped before it was whole; vmemmap pages left out and faked by readers */
+#define DH_INCOMPLETE		0x8
+#define DH_EXCLUDED_VMEMMAP	0x10
+/* a page descriptor's flags: zlib (the only compression taken here) */
+#define PD_ZLIB			0x1
+#define DESC_SIZE		24	/* offset (s64), size (u32), flags (u32), page_flags (u64) */
+#define DESC_BLOCK		170	/* descriptors read at once: 4080 bytes */
+/*
+ * Pages kept per reader: the searches read across the edges of their
+ * chunks, and a page's fields one by one; a page is inflated once for them.
+ */
+#define KEPT			16
+
+static bool read_all(kmp_pread_fn rd, void *arg, int fd, void *buf, size_t len, uint64_t off)
+{
+	return off <= INT64_MAX - len && rd(arg, fd, buf, len, (off_t)off) == (ssize_t)len;
+}
+
+/* @a * @b in *@r, false on overflow. */
+static bool mul(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
+
+void kmp_diskdump_free(struct kmp_diskdump *d)
+{
+	free(d->bits);
+	free(d->rank);
+	memset(d, 0, sizeof(*d));
+}
+
+bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd)
+{
+	unsigned char h[DD_H_SIZE], s[DD_S_SIZE];
+	uint64_t bs, sub, bmblocks, bmlen, half, nbits, maxmap, boff, words, total = 0;
+	uint32_t version, status;
+
+	memset(d, 0, sizeof(*d));
+	if (!read_all(rd, arg, fd, h, sizeof(h), 0) || memcmp(h, "KDUMP   ", 8))
+		return false;
+	version = (uint32_t)kmp_dd_le(h + DD_H_VERSION, 4);
+	status = (uint32_t)kmp_dd_le(h + DD_H_STATUS, 4);
+	bs = (uint32_t)kmp_dd_le(h + DD_H_BLOCK_SIZE, 4);
+	sub = (uint32_t)kmp_dd_le(h + DD_H_SUB_HDR_SIZE, 4);
+	bmblocks = (uint32_t)kmp_dd_le(h + DD_H_BITMAP_BLOCKS, 4);
+	/* 4 KiB to 64 KiB pages, a sub-header (it says whether the dump is split), a bitmap */
+	if (!version || version > 64 || bs < 4096 || bs > 65536 || (bs & (bs - 1)) || !sub ||
+	    sub > (1u << 20) || !bmblocks || (status & (DH_INCOMPLETE | DH_EXCLUDED_VMEMMAP)))
+		return false;
+	if (!read_all(rd, arg, fd, s, sizeof(s), bs) || (uint32_t)kmp_dd_le(s + DD_S_SPLIT, 4))
+		return false;
+	maxmap = version >= 6 ? kmp_dd_le(s + DD_S_MAX_MAPNR_64, 8) : kmp_dd_le(h + DD_H_MAX_MAPNR, 4);
+	/* The bitmap: the pages in memory, then (its second half) the pages in the dump. */
+	if (!mul(bmblocks, bs, &bmlen) || bmlen % 16)
+		return false;
+	half = bmlen / 2;
+	if (half > KMP_DISKDUMP_BITMAP_MAX || !mul(1 + sub, bs, &boff) ||
+	    __builtin_add_overflow(boff, bmlen, &d->desc_off))
+		return false;
+	nbits = half * 8 < maxmap ? half * 8 : maxmap;
+	words = (nbits + 63) / 64;
+	d->bits = calloc(words ? words : 1, 8);
+	d->rank = calloc(words / 8 + 1, sizeof(*d->rank));
+	if (!d->bits || !d->rank || !read_all(rd, arg, fd, d->bits, (nbits + 7) / 8, boff + half))
+		goto no;
+	if (nbits % 64)		/* bits past nbits in the last word are not pfns */
+		d->bits[words - 1] &= (1ULL << (nbits % 64)) - 1;
+	for (uint64_t w = 0; w < words; w++) {
+		if (!(w % 8)) {
+			if (total > UINT32_MAX)
+				goto no;
+			d->rank[w / 8] = (uint32_t)total;
+		}
+		/* The file's bytes are little-endian, as is this host. */
+		total += (uint64_t)__builtin_popcountll(d->bits[w]);
+	}
+	d->page_size = (uint32_t)bs;
+	d->nbits = nbits;
+	d->ndesc = total;
+	return true;
+no:
+	kmp_diskdump_free(d);
+	return false;
+}
+
+bool kmp_diskdump_index(const struct kmp_diskdump *d, uint64_t pfn, uint64_t *idx)
+{
+	uint64_t w = pfn / 64, n;
+
+	if (pfn >= d->nbits || !(d->bits[w] >> (pfn % 64) & 1))
+		return false;
+	n = d->rank[w / 8];
+	for (uint64_t i = w & ~7ULL; i < w; i++)
+		n += (uint64_t)__builtin_popcountll(d->bits[i]);
+	*idx = n + (uint64_t)__builtin_popcountll(d->bits[w] & ((1ULL << (pfn % 64)) - 1));
+	return true;
+}
+
+struct kmp_ddreader {
+	const struct kmp_diskdump *d;
+	struct libdeflate_decompressor *z;
+	unsigned char *cbuf;		/* a page's stored bytes */
+	unsigned char desc[DESC_BLOCK * DESC_SIZE];
+	uint64_t desc_first;		/* index of desc[0] */
+	size_t desc_n;			/* descriptors held, 0: none */
+	uint64_t kept_pfn[KEPT];
+	bool kept_ok[KEPT];
+	unsigned int next;		/* the slot to fill next */
+	unsigned char *kept;		/* KEPT pages */
+};
+
+struct kmp_ddreader *kmp_ddreader_new(const struct kmp_diskdump *d)
+{
+	struct kmp_ddreader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->d = d;
+	r->cbuf = malloc(d->page_size);
+	r->kept = malloc((size_t)KEPT * d->page_size);
+	r->z = libdeflate_alloc_decompressor();
+	if (!r->cbuf || !r->kept || !r->z) {
+		kmp_ddreader_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void kmp_ddreader_free(struct kmp_ddreader *r)
+{
+	if (!r)
+		return;
+	if (r->z)
+		libdeflate_free_decompressor(r->z);
+	free(r->cbuf);
+	free(r->kept);
+	free(r);
+}
+
+/* The descriptor of dumped page @idx: its 24 bytes, from the block read with it. */
+static const unsigned char *descriptor(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
+				       uint64_t idx)
+{
+	const struct kmp_diskdump *d = r->d;
+	uint64_t first = idx - idx % DESC_BLOCK, n = d->ndesc - first, off;
+	ssize_t got;
+
+	if (idx >= d->ndesc)
+		return NULL;
+	if (r->desc_n && idx >= r->desc_first && idx - r->desc_first < r->desc_n)
+		return r->desc + (idx - r->desc_first) * DESC_SIZE;
+	if (n > DESC_BLOCK)
+		n = DESC_BLOCK;
+	r->desc_n = 0;
+	if (!mul(first, DESC_SIZE, &off) || __builtin_add_overflow(off, d->desc_off, &off) ||
+	    off > INT64_MAX)
+		return NULL;
+	got = rd(arg, fd, r->desc, n * DESC_SIZE, (off_t)off);
+	if (got < (ssize_t)((idx - first + 1) * DESC_SIZE))
+		return NULL;
+	r->desc_first = first;
+	r->desc_n = (size_t)got / DESC_SIZE;
+	return r->desc + (idx - first) * DESC_SIZE;
+}
+
+/* Page @pfn decoded into @out: as kmp_ddreader_page(). */
+static bool decode(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, uint64_t pfn,
+		   unsigned char *out)
+{
+	const struct kmp_diskdump *d = r->d;
+	const unsigned char *desc;
+	uint64_t idx, off, size, flags;
+
+	if (!kmp_diskdump_index(d, pfn, &idx) || !(desc = descriptor(r, rd, arg, fd, idx)))
+		return false;
+	off = kmp_dd_le(desc, 8);
+	size = (uint32_t)kmp_dd_le(desc + 8, 4);
+	flags = (uint32_t)kmp_dd_le(desc + 12, 4);
+	if (off > INT64_MAX || !size || size > d->page_size)
+		return false;
+	if (!flags)	/* stored as it is */
+		return size == d->page_size && read_all(rd, arg, fd, out, size, off);
+	/* The whole zlib stream, its checksum checked, and exactly a page out of it. */
+	return flags == PD_ZLIB && read_all(rd, arg, fd, r->cbuf, size, off) &&
+	       libdeflate_zlib_decompress(r->z, r->cbuf, size, out, d->page_size, NULL) ==
+	       LIBDEFLATE_SUCCESS;
+}
+
+bool kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, uint64_t pfn,
+		       void *out)
+{
+	size_t ps = r->d->page_size;
+	unsigned int s;
+
+	for (s = 0; s < KEPT; s++)
+		if (r->kept_ok[s] && r->kept_pfn[s] == pfn)
+			break;
+	if (s == KEPT) {
+		s = r->next;
+		r->next = (r->next + 1) % KEPT;
+		r->kept_pfn[s] = pfn;
+		r->kept_ok[s] = decode(r, rd, arg, fd, pfn, r->kept + s * ps);
+		if (!r->kept_ok[s])
+			return false;
+	}
+	memcpy(out, r->kept + s * ps, ps);
+	return true;
+}

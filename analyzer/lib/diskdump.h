@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: the pages of a kdump-compressed dump (makedumpfile's default
+ * format, what Debian's kdump-tools writes), read and inflated here, on as
+ * many threads as read at once.  libkdumpfile reads them under one lock
+ * (it is not safe to call from two threads) and inflates them with zlib;
+ * here a page costs its descriptor (from a block kept per reader), one
+ * pread() and libdeflate's zlib decompression, which checks the stream's
+ * checksum as zlib does in half the instructions.  A reader keeps the
+ * last pages it decoded.
+ *
+ * Only the plain case is taken: a dump that is not split, not marked
+ * incomplete, without makedumpfile's vmemmap exclusion, and pages stored
+ * with zlib or uncompressed.  For anything else (a page not dumped,
+ * another compression, a descriptor or stream that does not check out, a
+ * short read) the reader says no, and the caller reads that page through
+ * libkdumpfile, which gives the same bytes or says why it cannot.  The
+ * file's header, bitmap and descriptors are untrusted: every size and
+ * offset is bounded and checked for overflow.
+ */
+#ifndef KMP_DISKDUMP_H
+#define KMP_DISKDUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* How the reader reads the file: pread() on @fd, or a flattened dump's index. */
+typedef ssize_t (*kmp_pread_fn)(void *arg, int fd, void *buf, size_t count, off_t offset);
+
+/* A dump's header and its bitmap of dumped pages: read only once opened, shared by readers. */
+struct kmp_diskdump {
+	uint32_t page_size;		/* block_size: a page */
+	uint64_t nbits;			/* pfns the bitmap of dumped pages covers */
+	uint64_t *bits;			/* that bitmap, bit n: pfn n is in the dump */
+	uint32_t *rank;			/* set bits before each run of 8 words */
+	uint64_t desc_off;		/* file offset of the first page descriptor */
+	uint64_t ndesc;			/* descriptors: the dumped pages */
+};
+
+/* The bitmap's bound (32 MiB: 1 TiB of 4 KiB pages); a larger dump is left to libkdumpfile. */
+#define KMP_DISKDUMP_BITMAP_MAX (32ULL << 20)
+
+/*
+ * Parse the dump read by @rd(@arg, @fd, ...): true with @d filled in; false
+ * when it is not a dump this reader takes (see above), @d then empty.
+ */
+bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd);
+void kmp_diskdump_free(struct kmp_diskdump *d);
+
+/* Is pfn @pfn in the dump?  Its index among the dumped pages in *@idx. */
+bool kmp_diskdump_index(const struct kmp_diskdump *d, uint64_t pfn, uint64_t *idx);
+
+/* What one thread reads with: its decompressor, buffers and last pages. */
+struct kmp_ddreader;
+struct kmp_ddreader *kmp_ddreader_new(const struct kmp_diskdump *d);
+void kmp_ddreader_free(struct kmp_ddreader *r);
+
+/*
+ * The page at @pfn into @out (page_size bytes): true; false when this
+ * reader does not take it (then read it the other way).
+ */
+bool kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, uint64_t pfn,
+		       void *out);
+
+#endif
