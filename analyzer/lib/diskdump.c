@@ -15,10 +15,14 @@
 #define DESC_SIZE		24	/* offset (s64), size (u32), flags (u32), page_flags (u64) */
 #define DESC_BLOCK		170	/* descriptors read at once: 4080 bytes */
 /*
- * Pages kept per reader: the searches read across the edges of their
- * chunks, and a page's fields one by one; a page is inflated once for them.
+ * Pages kept per reader, as libkdumpfile kept 512: the walks read a task's
+ * or a pool's fields one by one and come back to its pages, the searches
+ * read across the edges of their chunks; a page is inflated once for
+ * them.  Four ways a set, the set by the pfn.
  */
-#define KEPT			16
+#define WAYS			4
+#define SETS			128
+#define KEPT			(WAYS * SETS)
 
 static bool read_all(kmp_pread_fn rd, void *arg, int fd, void *buf, size_t len, uint64_t off)
 {
@@ -114,7 +118,7 @@ struct kmp_ddreader {
 	size_t desc_n;			/* descriptors held, 0: none */
 	uint64_t kept_pfn[KEPT];
 	bool kept_ok[KEPT];
-	unsigned int next;		/* the slot to fill next */
+	uint8_t next[SETS];		/* each set's way to fill next */
 	unsigned char *kept;		/* KEPT pages */
 };
 
@@ -195,23 +199,24 @@ static bool decode(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, u
 	       LIBDEFLATE_SUCCESS;
 }
 
-bool kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, uint64_t pfn,
-		       void *out)
+const unsigned char *kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
+				       uint64_t pfn)
 {
 	size_t ps = r->d->page_size;
-	unsigned int s;
+	unsigned int set = (unsigned int)((pfn * 0x9e3779b97f4a7c15ULL) >> 57) % SETS, s, w;
 
-	for (s = 0; s < KEPT; s++)
+	for (w = 0; w < WAYS; w++) {
+		s = set * WAYS + w;
 		if (r->kept_ok[s] && r->kept_pfn[s] == pfn)
 			break;
-	if (s == KEPT) {
-		s = r->next;
-		r->next = (r->next + 1) % KEPT;
+	}
+	if (w == WAYS) {
+		s = set * WAYS + r->next[set];
+		r->next[set] = (uint8_t)((r->next[set] + 1) % WAYS);
 		r->kept_pfn[s] = pfn;
 		r->kept_ok[s] = decode(r, rd, arg, fd, pfn, r->kept + s * ps);
 		if (!r->kept_ok[s])
-			return false;
+			return NULL;
 	}
-	memcpy(out, r->kept + s * ps, ps);
-	return true;
+	return r->kept + s * ps;
 }

@@ -58,10 +58,10 @@ struct kmp_ddreader *kmp_ddreader_new(const struct kmp_diskdump *d);
 void kmp_ddreader_free(struct kmp_ddreader *r);
 
 /*
- * The page at @pfn into @out (page_size bytes): true; false when this
- * reader does not take it (then read it the other way).
+ * The page at @pfn (page_size bytes, valid until the reader's next call);
+ * NULL when this reader does not take it (then read it the other way).
  */
-bool kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, uint64_t pfn,
-		       void *out);
+const unsigned char *kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
+				       uint64_t pfn);
 
 #endif

@@ -43,6 +43,7 @@
 /* Entries one kdump_read() can take: its pages (KMP_KDUMP_READ_MAX) and page tables. */
 #define KMP_KDUMP_CACHE_MARGIN 64
 #define KMP_KDUMP_READ_MAX (16 * 4096)	/* one kdump_read() at most */
+#define KMP_DD_TLB 16			/* translations kept per reader */
 
 struct kdump {
 	kdump_ctx_t *ctx;
@@ -62,9 +63,10 @@ struct kdump {
 	 */
 	struct kmp_diskdump *dd;
 	struct kmp_ddreader *ddr;
-	unsigned char *page;
 	addrxlat_ctx_t *axctx;	/* @ctx's translation, once asked for */
 	addrxlat_sys_t *axsys;
+	uint64_t tlb_va[KMP_DD_TLB], tlb_pa[KMP_DD_TLB];	/* the last translations */
+	bool tlb_ok[KMP_DD_TLB];
 };
 
 /*
@@ -217,18 +219,31 @@ static ssize_t dd_pread(void *arg, int fd, void *buf, size_t count, off_t offset
 	return kmp_flat_pread(k->flat, fd, buf, count, (uint64_t)offset);
 }
 
-/* The physical address of the page at @page, by libkdumpfile's translation; false: none. */
+/*
+ * The physical address of the page at @page, by libkdumpfile's translation;
+ * false: none.  The last translations are kept (a dump does not change).
+ */
 static bool dd_xlat(struct kdump *k, uint64_t page, uint64_t *paddr)
 {
 	addrxlat_fulladdr_t fa = { .addr = page, .as = ADDRXLAT_KVADDR };
+	unsigned int t = (unsigned int)((page * 0x9e3779b97f4a7c15ULL) >> 60) % KMP_DD_TLB;
 	bool ok;
 
+	if (k->tlb_ok[t] && k->tlb_va[t] == page) {
+		*paddr = k->tlb_pa[t];
+		return true;
+	}
 	pthread_mutex_lock(&ctx_lock);
 	ok = cache_guard(k) &&
 	     (k->axsys || kdump_get_addrxlat(k->ctx, &k->axctx, &k->axsys) == KDUMP_OK) &&
 	     addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, k->axctx, k->axsys) == ADDRXLAT_OK;
 	pthread_mutex_unlock(&ctx_lock);
 	*paddr = fa.addr;
+	if (ok) {
+		k->tlb_va[t] = page;
+		k->tlb_pa[t] = fa.addr;
+		k->tlb_ok[t] = true;
+	}
 	return ok;
 }
 
@@ -239,13 +254,12 @@ static bool dd_xlat(struct kdump *k, uint64_t page, uint64_t *paddr)
 static bool dd_read(struct kdump *k, uint64_t addr, unsigned char *out, size_t n)
 {
 	uint64_t ps = k->dd->page_size, page = addr & ~(ps - 1), paddr;
-	unsigned char *dst = n == ps ? out : k->page;
+	const unsigned char *p;
 
 	if (!dd_xlat(k, page, &paddr) || paddr % ps ||
-	    !kmp_ddreader_page(k->ddr, dd_pread, k, k->fd, paddr / ps, dst))
+	    !(p = kmp_ddreader_page(k->ddr, dd_pread, k, k->fd, paddr / ps)))
 		return false;
-	if (dst != out)
-		memcpy(out, dst + (addr - page), n);
+	memcpy(out, p + (addr - page), n);
 	return true;
 }
 
@@ -311,7 +325,6 @@ static void kdump_free_all(struct kdump *k)
 		kdump_free(k->ctx);
 	pthread_mutex_unlock(&ctx_lock);
 	kmp_ddreader_free(k->ddr);
-	free(k->page);
 	if (k->dd && k->owns_flat) {
 		kmp_diskdump_free(k->dd);
 		free(k->dd);
@@ -371,7 +384,7 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 		free(m);
 		return NULL;
 	}
-	if (c->dd && (!(c->ddr = kmp_ddreader_new(c->dd)) || !(c->page = malloc(c->dd->page_size)))) {
+	if (c->dd && !(c->ddr = kmp_ddreader_new(c->dd))) {
 		kdump_free_all(c);
 		free(m);
 		return NULL;
@@ -436,8 +449,7 @@ static void use_diskdump(struct kdump *k)
 {
 	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
 
-	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) ||
-	    !(k->ddr = kmp_ddreader_new(dd)) || !(k->page = malloc(dd->page_size))) {
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || !(k->ddr = kmp_ddreader_new(dd))) {
 		kmp_ddreader_free(k->ddr);
 		k->ddr = NULL;
 		if (dd)

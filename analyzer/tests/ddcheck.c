@@ -65,10 +65,13 @@ int main(int argc, char **argv)
 
 		if (!kmp_diskdump_index(&d, pfn, &idx))
 			continue;
-		if (!kmp_ddreader_page(r, plain_pread, NULL, fd, pfn, ours)) {
+		const unsigned char *page = kmp_ddreader_page(r, plain_pread, NULL, fd, pfn);
+
+		if (!page) {
 			left++;
 			continue;
 		}
+		memcpy(ours, page, d.page_size);
 		taken++;
 		if (kdump_read(ctx, KDUMP_KPHYSADDR, pfn * d.page_size, theirs, &len) != KDUMP_OK ||
 		    len != d.page_size || memcmp(ours, theirs, d.page_size)) {
