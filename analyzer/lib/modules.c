@@ -2,6 +2,7 @@
 /* kmempool: loaded modules and their symbols, from kernel memory. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,17 @@ static bool region_ok(const struct kmp_modregion *r)
 }
 
 /* Field @f of the struct module in @buf (@len bytes); 0 if refused (kmp_modules_read() checked). */
+struct kmp_modsym {
+	uint64_t value, size, name;
+	size_t order;			/* in the module's table */
+};
+
+struct kmp_modsyms {
+	struct kmp_modsym *v;
+	size_t n, cap;
+	bool read, nomem;
+};
+
 static uint64_t mod_field(const unsigned char *buf, size_t len, const struct kmp_field *f)
 {
 	struct kmp_err e;
@@ -132,6 +144,11 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 	m = &a->out->v[a->out->n];
 	memset(m, 0, sizeof(*m));
 	m->addr = addr;
+	m->syms = calloc(1, sizeof(*m->syms));
+	if (!m->syms) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return false;
+	}
 	name = kmp_field_bytes(a->buf, a->size, &ml->name, &why);
 	if (!name) {
 		kmp_wraperr(err, &why, "struct module at 0x%" PRIx64 ": %s", addr, why.msg);
@@ -208,6 +225,11 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 
 void kmp_modules_free(struct kmp_modules *m)
 {
+	for (size_t i = 0; m->v && i < m->n; i++) {
+		if (m->v[i].syms)
+			free(m->v[i].syms->v);
+		free(m->v[i].syms);
+	}
 	free(m->v);
 	free(m->spans);
 	memset(m, 0, sizeof(*m));
@@ -251,43 +273,97 @@ static bool each_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 	return false;
 }
 
-struct near_arg {
-	uint64_t addr, best, size, name;
-	bool found;
-};
+/* The index is made once, by whichever thread asks first. */
+static pthread_mutex_t syms_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static bool near_fn(uint64_t value, uint64_t size, uint64_t name, void *arg)
+static bool add_sym(uint64_t value, uint64_t size, uint64_t name, void *arg)
 {
-	struct near_arg *a = arg;
+	struct kmp_modsyms *s = arg;
 
-	if (value <= a->addr && (!a->found || value > a->best ||
-				 (value == a->best && size > a->size))) {
-		a->best = value;
-		a->size = size;
-		a->name = name;
-		a->found = true;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		struct kmp_modsym *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v) {
+			s->nomem = true;
+			return true;
+		}
+		s->v = v;
+		s->cap = cap;
 	}
+	s->v[s->n] = (struct kmp_modsym){ value, size, name, s->n };
+	s->n++;
 	return false;
+}
+
+/*
+ * By address, then size; among symbols at the same address with the same
+ * size, the one first in the table last: the last entry at or below an
+ * address is the answer a pass over the table gives (the highest address,
+ * then the largest size, then the first seen).
+ */
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct kmp_modsym *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->order > y->order ? -1 : x->order < y->order;
+}
+
+/* @mod's index, made now if it is not yet; NULL when out of memory. */
+static const struct kmp_modsyms *mod_syms(struct kmp_mem *mem, const struct kmp_modlayout *ml,
+					  const struct kmp_module *mod, uint64_t max_syms)
+{
+	struct kmp_modsyms *s = mod->syms;
+
+	if (!s)
+		return NULL;
+	pthread_mutex_lock(&syms_lock);
+	if (!s->read) {
+		each_symbol(mem, ml, mod, max_syms, add_sym, s);
+		if (s->n > 1)
+			qsort(s->v, s->n, sizeof(*s->v), cmp_sym);
+		s->read = true;
+	}
+	pthread_mutex_unlock(&syms_lock);
+	return s->nomem ? NULL : s;
 }
 
 bool kmp_module_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 		       const struct kmp_module *mod, uint64_t addr, uint64_t max_syms,
 		       char *name, size_t len, uint64_t *start, uint64_t *size)
 {
-	struct near_arg a = { addr, 0, 0, 0, false };
+	const struct kmp_modsyms *s = mod_syms(mem, ml, mod, max_syms);
+	const struct kmp_modsym *best;
+	size_t lo = 0, hi;
 	struct kmp_err why;
 
-	each_symbol(mem, ml, mod, max_syms, near_fn, &a);
-	if (!a.found || !mod->strtab)
+	if (!s || !mod->strtab)
 		return false;
+	/* The last symbol at or below @addr. */
+	hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid].value <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	best = &s->v[lo - 1];
 	/* A symbol with a size must cover the address. */
-	if (a.size && addr - a.best >= a.size)
+	if (best->size && addr - best->value >= best->size)
 		return false;
-	if (!kmp_read_string(mem, mod->strtab + a.name, name, len, &why) ||
+	if (!kmp_read_string(mem, mod->strtab + best->name, name, len, &why) ||
 	    !printable_name(name))
 		return false;
-	*start = a.best;
-	*size = a.size;
+	*start = best->value;
+	*size = best->size;
 	return true;
 }
 

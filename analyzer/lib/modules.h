@@ -49,6 +49,12 @@ struct kmp_module {
 	struct kmp_modregion reg[KMP_MOD_N];	/* every core region (text .. data) */
 	size_t nreg;
 	uint64_t symtab, num_symtab, strtab;		/* kallsyms in memory */
+	/*
+	 * Its function and object symbols sorted by address, read the first
+	 * time one is looked up by address (kmp_module_symbol()), which then
+	 * costs a binary search instead of a pass over the whole table.
+	 */
+	struct kmp_modsyms *syms;
 };
 
 /* A core region of module v[mod]: [start, end). */

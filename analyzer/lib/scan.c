@@ -43,6 +43,14 @@ struct scanner {
 	struct chunk *out;		/* where the slab search puts candidates */
 	uint64_t gave_up;		/* pfn where the struct page walk stopped, 0 if not */
 	bool nomem;
+	/*
+	 * The span of addresses that can be text (the kernel's, the
+	 * modules'): a word outside it is no function pointer, told by one
+	 * subtraction before kmp_kernel_is_text() (nearly every word the
+	 * scan looks at).  @text_span 0: not known, no shortcut.
+	 */
+	uint64_t text_lo, text_span;
+	uint64_t alloc_off;		/* of the 8-byte alloc pointer, with text_span */
 };
 
 static void found(struct scanner *s, uint64_t addr, uint64_t obj, uint64_t cache);
@@ -60,6 +68,11 @@ static bool shape(const struct scanner *s, const unsigned char *p)
 	int64_t min, curr;
 	struct kmp_err e;
 
+	if (s->text_span) {
+		memcpy(&alloc, p + s->alloc_off, 8);	/* inside: kmp_pool_fields_fit() */
+		if (alloc - s->text_lo >= s->text_span)
+			return false;
+	}
 	if (!kmp_field_get(p, len, &l->alloc, &alloc, &e) ||
 	    !kmp_field_get(p, len, &l->free, &free, &e) ||
 	    !kmp_kernel_is_text(s->k, alloc) || !kmp_kernel_is_text(s->k, free))
@@ -424,7 +437,8 @@ static bool worker_init(struct worker *wk, struct slabwork *w, const struct scan
 {
 	memset(wk, 0, sizeof(*wk));
 	wk->w = w;
-	wk->s = (struct scanner){ .k = s->k, .sl = s->sl, .mem = mem };
+	wk->s = (struct scanner){ .k = s->k, .sl = s->sl, .mem = mem, .text_lo = s->text_lo,
+				  .text_span = s->text_span, .alloc_off = s->alloc_off };
 	wk->s.buf = malloc(CHUNK);
 	wk->s.caches = calloc(CACHES_MAX, sizeof(*wk->s.caches));
 	wk->s.pages = malloc((PAGES_PER_READ + 1) * s->sl->page_struct_size);
@@ -604,6 +618,29 @@ static bool scan_vmalloc(struct scanner *s, struct kmp_err *err)
 	return ok;
 }
 
+/*
+ * From the kernel's text and the modules' regions (kmp_module_at()'s
+ * index; without it, or without the kernel's text, no shortcut).
+ */
+static void text_bounds(struct scanner *s)
+{
+	const struct kmp_kernel *k = s->k;
+	uint64_t lo = k->stext, hi = k->etext;
+
+	if (!k->stext || k->etext <= k->stext || (k->mods.n && !k->mods.spans) ||
+	    !kmp_field_fits(&k->l->alloc, k->l->pool_size) || k->l->alloc.size != 8)
+		return;
+	if (k->mods.nspans) {
+		if (k->mods.spans[0].start < lo)
+			lo = k->mods.spans[0].start;
+		if (k->mods.spans[k->mods.nspans - 1].end > hi)
+			hi = k->mods.spans[k->mods.nspans - 1].end;
+	}
+	s->text_lo = lo;
+	s->text_span = hi - lo;
+	s->alloc_off = k->l->alloc.off;
+}
+
 bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,
 	      unsigned int threads, kmp_scan_fn fn, void *arg, struct kmp_scan_stats *st,
 	      struct kmp_err *err)
@@ -620,6 +657,7 @@ bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint6
 			   "scan for", k->l->pool_size);
 		return false;
 	}
+	text_bounds(&s);
 	s.buf = malloc(CHUNK);
 	s.caches = calloc(CACHES_MAX, sizeof(*s.caches));
 	if (!s.buf || !s.caches) {
