@@ -144,8 +144,7 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 	m = &a->out->v[a->out->n];
 	memset(m, 0, sizeof(*m));
 	m->addr = addr;
-	m->syms = calloc(1, sizeof(*m->syms));
-	if (!m->syms) {
+	if (!kmp_module_syms_init(m)) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return false;
 	}
@@ -225,11 +224,8 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 
 void kmp_modules_free(struct kmp_modules *m)
 {
-	for (size_t i = 0; m->v && i < m->n; i++) {
-		if (m->v[i].syms)
-			free(m->v[i].syms->v);
-		free(m->v[i].syms);
-	}
+	for (size_t i = 0; m->v && i < m->n; i++)
+		kmp_module_syms_free(&m->v[i]);
 	free(m->v);
 	free(m->spans);
 	memset(m, 0, sizeof(*m));
@@ -271,6 +267,20 @@ static bool each_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 	}
 	free(buf);
 	return false;
+}
+
+bool kmp_module_syms_init(struct kmp_module *m)
+{
+	m->syms = calloc(1, sizeof(*m->syms));
+	return m->syms;
+}
+
+void kmp_module_syms_free(struct kmp_module *m)
+{
+	if (m->syms)
+		free(m->syms->v);
+	free(m->syms);
+	m->syms = NULL;
 }
 
 /* The index is made once, by whichever thread asks first. */

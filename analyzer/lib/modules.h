@@ -112,6 +112,11 @@ bool kmp_module_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 		       const struct kmp_module *mod, uint64_t addr, uint64_t max_syms,
 		       char *name, size_t len, uint64_t *start, uint64_t *size);
 
+/* Room for @m's index of symbols (before kmp_module_symbol()); false: out of memory. */
+bool kmp_module_syms_init(struct kmp_module *m);
+/* Free it (kmp_modules_free() does, for each module of a list). */
+void kmp_module_syms_free(struct kmp_module *m);
+
 /* The address of module symbol @sym in @mod, 0 if none. */
 uint64_t kmp_module_lookup(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 			   const struct kmp_module *mod, const char *sym, uint64_t max_syms);

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the look-ups that replace linear searches (issue
  * 23): vmlinux symbols by name (symscan.c) and modules by address
- * (modindex.c), each against the linear search it replaces, on crafted
+ * (modindex.c), module symbols by address (modules.c), each against the
+ * linear search it replaces, on crafted
  * tables: shared prefixes, duplicates, names at the end of the string
  * table, damaged entries, overlapping module regions.
  *
@@ -281,6 +282,129 @@ static void test_modindex(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Module symbols by address */
+
+#define MSYMS 3000
+#define MSYMTAB 0xffffffffc1000000ULL
+#define MSTRTAB 0xffffffffc2000000ULL
+
+struct modimg {
+	unsigned char tab[MSYMS * 24];
+	char str[MSYMS * 16];
+	unsigned long tab_reads;
+};
+
+static bool modimg_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+			struct kmp_err *err)
+{
+	struct modimg *img = mem->priv;
+
+	if (addr >= MSYMTAB && addr - MSYMTAB <= sizeof(img->tab) &&
+	    len <= sizeof(img->tab) - (addr - MSYMTAB)) {
+		img->tab_reads++;
+		memcpy(buf, img->tab + (addr - MSYMTAB), len);
+		return true;
+	}
+	if (addr >= MSTRTAB && addr - MSTRTAB <= sizeof(img->str) &&
+	    len <= sizeof(img->str) - (addr - MSTRTAB)) {
+		memcpy(buf, img->str + (addr - MSTRTAB), len);
+		return true;
+	}
+	kmp_seterr(err, KMP_ERR_UNMAPPED, "unmapped 0x%" PRIx64, addr);
+	return false;
+}
+
+/* The pass over the table that kmp_module_symbol() made before its index: the name's offset. */
+static bool modsym_linear(const struct modimg *img, uint64_t addr, uint64_t *name,
+			  uint64_t *start, uint64_t *size)
+{
+	uint64_t best = 0, bsize = 0, bname = 0;
+	bool found = false;
+
+	for (size_t i = 0; i < MSYMS; i++) {
+		const Elf64_Sym *s = (const Elf64_Sym *)(img->tab + i * 24);
+		int type = ELF64_ST_TYPE(s->st_info);
+
+		if (type != STT_FUNC && type != STT_OBJECT)
+			continue;
+		if (s->st_value <= addr && (!found || s->st_value > best ||
+					    (s->st_value == best && s->st_size > bsize))) {
+			best = s->st_value;
+			bsize = s->st_size;
+			bname = s->st_name;
+			found = true;
+		}
+	}
+	if (!found || (bsize && addr - best >= bsize))
+		return false;
+	*name = bname;
+	*start = best;
+	*size = bsize;
+	return true;
+}
+
+static void test_modsyms(void)
+{
+	static const struct kmp_mem_ops ops = { modimg_read, NULL, NULL };
+	static struct modimg img;
+	struct kmp_mem mem = { &ops, &img, false, false };
+	struct kmp_modlayout ml;
+	struct kmp_module mod;
+	size_t strused = 1, bad = 0, asked = 0;
+	uint64_t seed = 42;
+	unsigned long first;
+
+	begin("module symbols by address: the sorted index answers as the pass over the table "
+	      "did, and reads the table once");
+	memset(&ml, 0, sizeof(ml));
+	ml.sym_size = 24;
+	ml.st_name = (struct kmp_field){ .off = 0, .size = 4, .ok = true };
+	ml.st_info = (struct kmp_field){ .off = 4, .size = 1, .ok = true };
+	ml.st_value = (struct kmp_field){ .off = 8, .size = 8, .ok = true };
+	ml.st_size = (struct kmp_field){ .off = 16, .size = 8, .ok = true };
+	/* Values drawn from a small range: many symbols share an address, some a size too. */
+	for (size_t i = 0; i < MSYMS; i++) {
+		Elf64_Sym *s = (Elf64_Sym *)(img.tab + i * 24);
+		int types[] = { STT_FUNC, STT_OBJECT, STT_NOTYPE, STT_SECTION };
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		s->st_value = 0xffffffffc0000000ULL + ((seed >> 33) % 4000) * 16;
+		s->st_size = (seed >> 20) % 3 ? ((seed >> 24) % 4) * 16 : 0;
+		s->st_info = (unsigned char)ELF64_ST_INFO(STB_GLOBAL, types[(seed >> 40) % 4]);
+		s->st_name = (uint32_t)strused;
+		strused += (size_t)snprintf(img.str + strused, 16, "sym%zu", i) + 1;
+	}
+	memset(&mod, 0, sizeof(mod));
+	mod.symtab = MSYMTAB;
+	mod.num_symtab = MSYMS;
+	mod.strtab = MSTRTAB;
+	CHECK(kmp_module_syms_init(&mod), "index room");
+	for (uint64_t a = 0xffffffffc0000000ULL - 32; a < 0xffffffffc0000000ULL + 4001 * 16; a += 4) {
+		uint64_t wname = 0, wstart = 0, wsize = 0, start = 0, size = 0;
+		bool want = modsym_linear(&img, a, &wname, &wstart, &wsize);
+		char name[64];
+		bool got = kmp_module_symbol(&mem, &ml, &mod, a, MSYMS, name, sizeof(name), &start,
+					     &size);
+
+		asked++;
+		if (got != want || (got && (strcmp(name, img.str + wname) || start != wstart ||
+					    size != wsize))) {
+			if (!bad++)
+				printf("# at 0x%" PRIx64 ": got %d %s 0x%" PRIx64 "+%" PRIu64 ", want %d "
+				       "%s 0x%" PRIx64 "+%" PRIu64 "\n", a, got, got ? name : "-",
+				       start, size, want, want ? img.str + wname : "-", wstart, wsize);
+		}
+		if (asked == 1)
+			first = img.tab_reads;
+	}
+	CHECK(!bad, "%zu of %zu addresses answered otherwise", bad, asked);
+	CHECK(first > 0 && img.tab_reads == first, "the table read %lu times in all, %lu for "
+	      "the first look-up", img.tab_reads, first);
+	kmp_module_syms_free(&mod);
+	end();
+}
+
+/* ------------------------------------------------------------------ */
 /* Fields of every size read as the byte loop read them */
 
 static void test_field_uint(void)
@@ -317,6 +441,7 @@ int main(void)
 {
 	test_symscan();
 	test_modindex();
+	test_modsyms();
 	test_field_uint();
 	printf("unit-index: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
