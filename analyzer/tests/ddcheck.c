@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 	unsigned char *ours, *theirs;
 	kdump_ctx_t *ctx;
 	double pct;
-	int fd;
+	int fd, rc;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: ddcheck DUMP PERCENT\n");
@@ -82,6 +82,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	rc = differ || taken + left != d.ndesc || (double)taken * 100 < pct * (double)d.ndesc;
 	if (differ)
 		printf("not ok - ddcheck: %s: %llu of %llu pages taken differ from libkdumpfile's "
 		       "(the first: pfn 0x%llx)\n", argv[1], (unsigned long long)differ,
@@ -100,5 +101,5 @@ int main(int argc, char **argv)
 	free(theirs);
 	kdump_free(ctx);
 	close(fd);
-	return differ || taken + left != d.ndesc || (double)taken * 100 < pct * (double)d.ndesc;
+	return rc;
 }
