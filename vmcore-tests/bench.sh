@@ -33,10 +33,30 @@ if /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
 	fi
 	peers="$peers drgn"
 fi
-if command -v crash > /dev/null; then
-	printf 'list -o mempool_s.list -s mempool_s.name,min_nr,curr_nr -H mempool_list\nquit\n' \
-		> "$TMP/crash.in"
-	measure crash 3 crash -s "$VML" "$VMCORE" -i "$TMP/crash.in"
+# crash lists mempool_list (the struct's name from the vmlinux: mempool_s,
+# or struct mempool from 7.x).  The host's crash 8.0.2 cannot open a 7.2
+# dump: where the base suite is not the host's, its crash (crash-suite.sh
+# installs it in that suite's chroot, as the crash step uses it), with the
+# dump and vmlinux linked into the chroot's /tmp.
+CROOT=$(bash "$ROOT/vmcore-tests/crash-suite.sh" 2>/dev/null) || CROOT=
+if [ -n "$CROOT" ] || command -v crash > /dev/null; then
+	pstruct=mempool_s
+	gdb -batch -ex 'ptype struct mempool_s' "$VML" > /dev/null 2>&1 || pstruct=mempool
+	printf 'list -o %s.list -s %s.min_nr,curr_nr -H mempool_list\nquit\n' "$pstruct" \
+		"$pstruct" > "$TMP/crash.in"
+	if [ -n "$CROOT" ]; then
+		cw=$CROOT/tmp/kmp-bench-crash
+		mkdir -p "$cw" && cp "$TMP/crash.in" "$cw/in"
+		ln -f "$VMCORE" "$cw/core" 2>/dev/null || cp "$VMCORE" "$cw/core"
+		ln -f "$VML" "$cw/vmlinux" 2>/dev/null || cp "$VML" "$cw/vmlinux"
+		mountpoint -q "$CROOT/proc" || mount -t proc proc "$CROOT/proc"
+		measure crash 3 chroot "$CROOT" crash --no_modules -s /tmp/kmp-bench-crash/vmlinux \
+			/tmp/kmp-bench-crash/core -i /tmp/kmp-bench-crash/in
+		umount "$CROOT/proc" 2>/dev/null || true
+		rm -rf "$cw"
+	else
+		measure crash 3 crash -s "$VML" "$VMCORE" -i "$TMP/crash.in"
+	fi
 	peers="$peers crash"
 fi
 awk '{ printf "%-22s median %7.3f s   peak RSS %7.1f MB   (%d runs)\n", $1, $2, $3 / 1024, $4 }' \
