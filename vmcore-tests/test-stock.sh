@@ -84,6 +84,17 @@ if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 	else
 		not_ok "$SUITE: kmempool scan -j 1 of the zlib dump failed"
 	fi
+	# The same threads under ThreadSanitizer: four, each with a reader of
+	# its own, libkdumpfile under its lock; no report, the output of -j 1.
+	if make -s -C "$ROOT/analyzer" O="$B/analyzer" "$B/analyzer/kmempool-tsan" \
+		> "$T/$SUITE_T-tsan.build" 2>&1 &&
+	   TSAN_OPTIONS="halt_on_error=1" "$B/analyzer/kmempool-tsan" scan -j 4 -c "$Z" \
+		-s "$K/vmlinux" -M "$KO" > "$T/$SUITE_T-scan-tsan" 2>&1 &&
+	   cmp -s "$T/$SUITE_T-scan-j1" "$T/$SUITE_T-scan-tsan"; then
+		ok "$SUITE: a scan of the zlib dump with four threads under ThreadSanitizer: no report, the output of one thread"
+	else
+		not_ok "$SUITE: the scan under ThreadSanitizer failed or differs ($T/$SUITE_T-scan-tsan)"
+	fi
 	# Its pages by kmempool's own reader (lib/diskdump.c): each the same as
 	# libkdumpfile's, and all of them taken; the runs use it (it reads the
 	# page descriptors 170 at a time: 4080 bytes, which libkdumpfile never
