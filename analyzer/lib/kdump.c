@@ -59,7 +59,7 @@ struct kdump {
 	/*
 	 * A kdump-compressed dump's pages read here (diskdump.h), each
 	 * address translated through libkdumpfile's: @dd shared with the
-	 * clones (the first reader frees it), a reader and a page each.
+	 * clones (the first reader frees it), a reader each.
 	 */
 	struct kmp_diskdump *dd;
 	struct kmp_ddreader *ddr;

@@ -50,7 +50,6 @@ struct scanner {
 	 * scan looks at).  @text_span 0: not known, no shortcut.
 	 */
 	uint64_t text_lo, text_span;
-	uint64_t alloc_off;		/* of the 8-byte alloc pointer, with text_span */
 };
 
 static void found(struct scanner *s, uint64_t addr, uint64_t obj, uint64_t cache);
@@ -68,12 +67,8 @@ static bool shape(const struct scanner *s, const unsigned char *p)
 	int64_t min, curr;
 	struct kmp_err e;
 
-	if (s->text_span) {
-		memcpy(&alloc, p + s->alloc_off, 8);	/* inside: kmp_pool_fields_fit() */
-		if (alloc - s->text_lo >= s->text_span)
-			return false;
-	}
 	if (!kmp_field_get(p, len, &l->alloc, &alloc, &e) ||
+	    (s->text_span && alloc - s->text_lo >= s->text_span) ||
 	    !kmp_field_get(p, len, &l->free, &free, &e) ||
 	    !kmp_kernel_is_text(s->k, alloc) || !kmp_kernel_is_text(s->k, free))
 		return false;
@@ -438,7 +433,7 @@ static bool worker_init(struct worker *wk, struct slabwork *w, const struct scan
 	memset(wk, 0, sizeof(*wk));
 	wk->w = w;
 	wk->s = (struct scanner){ .k = s->k, .sl = s->sl, .mem = mem, .text_lo = s->text_lo,
-				  .text_span = s->text_span, .alloc_off = s->alloc_off };
+				  .text_span = s->text_span };
 	wk->s.buf = malloc(CHUNK);
 	wk->s.caches = calloc(CACHES_MAX, sizeof(*wk->s.caches));
 	wk->s.pages = malloc((PAGES_PER_READ + 1) * s->sl->page_struct_size);
@@ -627,8 +622,7 @@ static void text_bounds(struct scanner *s)
 	const struct kmp_kernel *k = s->k;
 	uint64_t lo = k->stext, hi = k->etext;
 
-	if (!k->stext || k->etext <= k->stext || (k->mods.n && !k->mods.spans) ||
-	    !kmp_field_fits(&k->l->alloc, k->l->pool_size) || k->l->alloc.size != 8)
+	if (!k->stext || k->etext <= k->stext || (k->mods.n && !k->mods.spans))
 		return;
 	if (k->mods.nspans) {
 		if (k->mods.spans[0].start < lo)
@@ -638,7 +632,6 @@ static void text_bounds(struct scanner *s)
 	}
 	s->text_lo = lo;
 	s->text_span = hi - lo;
-	s->alloc_off = k->l->alloc.off;
 }
 
 bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint64_t max_pfn_cap,

@@ -2,6 +2,7 @@
 /* kmempool: validated list walk. */
 #include <inttypes.h>
 
+#include "field.h"
 #include "walk.h"
 
 static bool read_ptr(struct kmp_mem *mem, uint64_t addr, const struct kmp_field *f,
@@ -14,19 +15,15 @@ static bool read_ptr(struct kmp_mem *mem, uint64_t addr, const struct kmp_field 
 static bool read_links(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t node,
 		       uint64_t *next, uint64_t *prev, struct kmp_err *err)
 {
+	const struct kmp_field n = { .off = 0, .size = 8, .ok = true };
+	const struct kmp_field p = { .off = 8, .size = 8, .ok = true };
 	unsigned char b[16];
 
 	if (l->lh_next.size != 8 || l->lh_prev.size != 8 || l->lh_prev.off != l->lh_next.off + 8)
 		return read_ptr(mem, node, &l->lh_next, next, err) &&
 		       read_ptr(mem, node, &l->lh_prev, prev, err);
-	if (!kmp_read(mem, node + l->lh_next.off, b, sizeof(b), err))
-		return false;
-	*next = *prev = 0;
-	for (int i = 7; i >= 0; i--) {
-		*next = *next << 8 | b[i];
-		*prev = *prev << 8 | b[8 + i];
-	}
-	return true;
+	return kmp_read(mem, node + l->lh_next.off, b, sizeof(b), err) &&
+	       kmp_field_get(b, sizeof(b), &n, next, err) && kmp_field_get(b, sizeof(b), &p, prev, err);
 }
 
 /*
