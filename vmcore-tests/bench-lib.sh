@@ -1,6 +1,15 @@
 # Shared by the benchmarks (sourced): TMP, failed and results in $TMP/results.
-# measure NAME RUNS CMD...: median wall seconds (bash's clock, around
-# time(1), which adds about a millisecond) and max peak RSS (KB)
+# The clock: bench/runtime.c, built here, times one run of a command from
+# fork() to wait4() and takes its peak RSS from wait4().
+RUNTIME=$ROOT/build/bench/runtime
+if [ ! -x "$RUNTIME" ] || [ "$ROOT/vmcore-tests/bench/runtime.c" -nt "$RUNTIME" ]; then
+	mkdir -p "$ROOT/build/bench"
+	gcc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o "$RUNTIME" \
+		"$ROOT/vmcore-tests/bench/runtime.c"
+fi
+# measure NAME RUNS CMD...: median wall seconds and max peak RSS (KB) of
+# RUNS runs, after one to warm the page cache (its output kept in
+# $TMP/NAME.out, a failure noted in $failed)
 measure() {
 	local name=$1 runs=$2 i rc=0
 	shift 2
@@ -11,12 +20,15 @@ measure() {
 	fi
 	: > "$TMP/$name.times"
 	for ((i = 0; i < runs; i++)); do
-		t0=$EPOCHREALTIME
-		/usr/bin/time -f "%M" -o "$TMP/t" "$@" > /dev/null 2>&1 || true
-		t1=$EPOCHREALTIME
-		echo "$(echo "$t1 - $t0" | bc) $(cat "$TMP/t")" >> "$TMP/$name.times"
+		"$RUNTIME" "$@" >> "$TMP/$name.times" || true
 	done
 	sort -n "$TMP/$name.times" | awk -v n="$name" -v r="$runs" '
 		{ t[NR] = $1; if ($2 > m) m = $2 }
 		END { printf "%s %s %d %d\n", n, t[int((NR + 1) / 2)], m, r }' >> "$TMP/results"
+}
+# The clock's own cost, for the record: the median of /bin/true under it.
+clock_cost() {
+	local i
+	for ((i = 0; i < 21; i++)); do "$RUNTIME" /bin/true; done | sort -n |
+		awk '{ t[NR] = $1 } END { printf "%.1f ms", t[11] * 1000 }'
 }
