@@ -11,6 +11,7 @@ KMP=$B/analyzer/kmempool
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 failed=""
 . "$ROOT/vmcore-tests/bench-lib.sh"
+echo "==> [bench] clock: bench/runtime.c, from fork() to wait4(); /bin/true measures $(clock_cost)"
 # Debian's own kernels (no series), one per suite whose dump exists (make
 # test-stock SUITE=...; bookworm and trixie come from make test): the
 # stack-based waiters against that suite's drgn doing the same job (in the

@@ -17,6 +17,7 @@ make -s -C "$ROOT" analyzer
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 
 . "$ROOT/vmcore-tests/bench-lib.sh"
+echo "==> [bench] clock: bench/runtime.c, from fork() to wait4(); /bin/true measures $(clock_cost)"
 failed=""
 echo "==> [bench] vmcore $VMCORE ($(( $(stat -c %s "$VMCORE") >> 20 )) MiB), vmlinux $VML"
 : > "$TMP/results"

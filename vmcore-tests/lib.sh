@@ -10,6 +10,18 @@ MODULE_PARAMS="slab_min=7 slab_size=200 kmalloc_min=3 kmalloc_size=100 page_min=
 pass=0 fail=0
 ok() { echo "ok - $GROUP: $*"; pass=$((pass + 1)); }
 not_ok() { echo "not ok - $GROUP: $*"; fail=$((fail + 1)); }
+# ddcheck_lines PREFIX DUMP PERCENT: analyzer/tests/ddcheck.c's lines, each
+# counted (a run that fails without a "not ok" line counts as one)
+ddcheck_lines() {
+	local out rc n
+	out=$("$B/analyzer/ddcheck" "$2" "$3")
+	rc=$?
+	printf '%s\n' "$out" | sed "s/^\(not \)\{0,1\}ok - /&$GROUP: $1/"
+	pass=$((pass + $(printf '%s\n' "$out" | grep -c '^ok - ')))
+	n=$(printf '%s\n' "$out" | grep -c '^not ok - ')
+	[ "$rc" != 0 ] && [ "$n" = 0 ] && n=1
+	fail=$((fail + n))
+}
 # check "name" cmd...: ok if the command succeeds
 check() { local n=$1; shift; if "$@"; then ok "$n"; else not_ok "$n"; fi; }
 

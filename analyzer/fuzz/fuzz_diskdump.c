@@ -7,13 +7,18 @@
  * inputs reach the bitmap, the descriptors and the pages.  Every page the
  * reader takes is checked against an independent reading of the same
  * file: its descriptor found by counting the bitmap's bits one by one,
- * its bytes stored raw or inflated by zlib.  A difference traps.
+ * its bytes stored raw or inflated by zlib.  A difference traps.  The
+ * built header also says x86_64 and points its notes at the input, so
+ * that the notes' walk and, with a VMCOREINFO note, the translation's
+ * set-up (lib/ddxlat.c: its answers from VMCOREINFO's lines, its page
+ * table walks through the reader) run on what the fuzzer makes.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "ddxlat.h"
 #include "diskdump.h"
 
 #define PS 4096u
@@ -75,6 +80,33 @@ static bool naive_page(const struct file *f, const struct kmp_diskdump *d, uint6
 	return flags == 1 && uncompress(out, &len, f->b + off, size) == Z_OK && len == PS;
 }
 
+struct pages {
+	struct kmp_ddreader *r;
+	struct file *f;
+};
+
+static const unsigned char *page_of(void *arg, uint64_t pfn)
+{
+	struct pages *p = arg;
+
+	return kmp_ddreader_page(p->r, mem_pread, p->f, -1, pfn);
+}
+
+/* The translation set up from what was read, and a few addresses through it. */
+static void translate(const struct kmp_diskdump *d, struct file *f)
+{
+	struct pages p = { kmp_ddreader_new(d), f };
+	struct kmp_ddxlat *x = p.r ? kmp_ddxlat_new(d, page_of, &p) : NULL;
+	static const uint64_t va[] = { 0xffffffff81000000ULL, 0xffff888000001000ULL,
+				       0xffffc90000000000ULL, 0xffffea0000000000ULL, 0x1000 };
+	uint64_t pa;
+
+	for (size_t i = 0; x && i < sizeof(va) / sizeof(va[0]); i++)
+		(void)kmp_ddxlat_conv(x, va[i], &pa);
+	kmp_ddxlat_free(x);
+	kmp_ddreader_free(p.r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t want[PS];
@@ -94,6 +126,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		put32(built + 432, 1);			/* sub_hdr_size */
 		put32(built + 436, 2);			/* bitmap_blocks */
 		put32(built + PS + 96, size >= 2 ? (uint32_t)(data[0] | data[1] << 8) : 0);
+		memcpy(built + 272, "x86_64", 6);	/* utsname.machine */
+		put32(built + PS + 48, 2 * PS);		/* the notes: the input */
+		put32(built + PS + 56, (uint32_t)size);
 		memcpy(built + 2 * PS, data, size);
 		f.b = built;
 		f.n = 2 * PS + size;
@@ -118,6 +153,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			kmp_ddreader_free(r);
 		}
+		if (d.page_size == PS && d.vmcoreinfo)
+			translate(&d, &f);
 		kmp_diskdump_free(&d);
 	}
 	free(built);

@@ -6,6 +6,7 @@
 
 #include "diskdump.h"
 #include "diskdump_fmt.h"
+#include "prefault.h"
 
 /* status: stopped before it was whole; vmemmap pages left out and faked by readers */
 #define DH_INCOMPLETE		0x8
@@ -23,6 +24,12 @@
 #define WAYS			4
 #define SETS			128
 #define KEPT			(WAYS * SETS)
+/*
+ * The kept pages' memory is handed out in the order slots first fill, and
+ * mapped this many pages ahead in one call (prefault.h): a run that reads
+ * 50 pages maps 64, not 512, and faults on none of them.
+ */
+#define PREFAULT_PAGES		64
 
 static bool read_all(kmp_pread_fn rd, void *arg, int fd, void *buf, size_t len, uint64_t off)
 {
@@ -39,7 +46,89 @@ void kmp_diskdump_free(struct kmp_diskdump *d)
 {
 	free(d->bits);
 	free(d->rank);
+	free(d->vmcoreinfo);
 	memset(d, 0, sizeof(*d));
+}
+
+/* Does the note name @name (@n bytes, maybe without its NUL) say @want?  As libkdumpfile. */
+static bool note_is(const char *want, const unsigned char *name, uint64_t n)
+{
+	size_t len = strlen(want);
+
+	return (n == len || n == len + 1) && !memcmp(name, want, n);
+}
+
+/* @n bytes at @p as a NUL-terminated copy in d->vmcoreinfo (the last one read wins). */
+static void keep_vmcoreinfo(struct kmp_diskdump *d, const unsigned char *p, uint64_t n)
+{
+	char *v = malloc(n + 1);
+
+	if (!v)
+		return;
+	memcpy(v, p, n);
+	v[n] = '\0';
+	free(d->vmcoreinfo);
+	d->vmcoreinfo = v;
+}
+
+/*
+ * The notes of @len bytes at @off: VMCOREINFO, and whether any is Xen's.
+ * Walked as libkdumpfile walks them: 4-byte aligned names and
+ * descriptions, stopping at the first note that does not fit.
+ */
+static void read_notes(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+		       uint64_t off, uint64_t len)
+{
+	unsigned char *b;
+	uint64_t at = 0;
+
+	if (!len || len > KMP_DISKDUMP_NOTES_MAX || !(b = malloc(len)))
+		return;
+	if (!read_all(rd, arg, fd, b, len, off)) {
+		free(b);
+		return;
+	}
+	while (len - at >= 12) {
+		uint64_t namesz = kmp_dd_le(b + at, 4), descsz = kmp_dd_le(b + at + 4, 4);
+		uint64_t descoff = 12 + ((namesz + 3) & ~3ULL), next;
+		const unsigned char *name = b + at + 12;
+
+		if (len - at < descoff || len - at - descoff < descsz)
+			break;
+		if (note_is("VMCOREINFO", name, namesz))
+			keep_vmcoreinfo(d, b + at + descoff, descsz);
+		else if (note_is("VMCOREINFO_XEN", name, namesz) || note_is("Xen", name, namesz) ||
+			 note_is(".note.Xen", name, namesz))
+			d->xen = true;
+		next = descoff + ((descsz + 3) & ~3ULL);
+		if (next > len - at)
+			break;
+		at += next;
+	}
+	free(b);
+}
+
+/* The machine, phys_base and VMCOREINFO (struct kmp_diskdump); none of them is required. */
+static void read_info(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+		      const unsigned char *h, const unsigned char *s, uint32_t version)
+{
+	memcpy(d->machine, h + DD_H_MACHINE, DD_UTS_LEN);
+	d->machine[DD_UTS_LEN] = '\0';
+	d->phys_base = kmp_dd_le(s + DD_S_PHYS_BASE, 8);
+	if (version >= 4) {
+		read_notes(d, rd, arg, fd, kmp_dd_le(s + DD_S_OFF_NOTE, 8),
+			   kmp_dd_le(s + DD_S_OFF_NOTE + 8, 8));
+	} else if (version == 3) {
+		uint64_t off = kmp_dd_le(s + DD_S_OFF_VMCOREINFO, 8);
+		uint64_t len = kmp_dd_le(s + DD_S_OFF_VMCOREINFO + 8, 8);
+		unsigned char *b;
+
+		if (!len || len > KMP_DISKDUMP_NOTES_MAX || !(b = malloc(len)))
+			return;
+		if (read_all(rd, arg, fd, b, len, off))
+			keep_vmcoreinfo(d, b, len);
+		free(b);
+	}
 }
 
 bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd)
@@ -90,6 +179,7 @@ bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 	d->page_size = (uint32_t)bs;
 	d->nbits = nbits;
 	d->ndesc = total;
+	read_info(d, rd, arg, fd, h, s, version);
 	return true;
 no:
 	kmp_diskdump_free(d);
@@ -118,6 +208,9 @@ struct kmp_ddreader {
 	size_t desc_n;			/* descriptors held, 0: none */
 	uint64_t kept_pfn[KEPT];
 	bool kept_ok[KEPT];
+	uint16_t at[KEPT];		/* slot -> its page in @kept, once filled */
+	bool has[KEPT];			/* slot has a page */
+	size_t used;			/* pages of @kept handed out */
 	uint8_t next[SETS];		/* each set's way to fill next */
 	unsigned char *kept;		/* KEPT pages */
 };
@@ -130,7 +223,9 @@ struct kmp_ddreader *kmp_ddreader_new(const struct kmp_diskdump *d)
 		return NULL;
 	r->d = d;
 	r->cbuf = malloc(d->page_size);
-	r->kept = malloc((size_t)KEPT * d->page_size);
+	/* page-aligned, for kmp_prefault() to map whole pages of it */
+	if (posix_memalign((void **)&r->kept, 4096, (size_t)KEPT * d->page_size))
+		r->kept = NULL;
 	r->z = libdeflate_alloc_decompressor();
 	if (!r->cbuf || !r->kept || !r->z) {
 		kmp_ddreader_free(r);
@@ -213,10 +308,16 @@ const unsigned char *kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, 
 	if (w == WAYS) {
 		s = set * WAYS + r->next[set];
 		r->next[set] = (uint8_t)((r->next[set] + 1) % WAYS);
+		if (!r->has[s]) {
+			if (!(r->used % PREFAULT_PAGES))
+				kmp_prefault(r->kept + r->used * ps, PREFAULT_PAGES * ps);
+			r->at[s] = (uint16_t)r->used++;
+			r->has[s] = true;
+		}
 		r->kept_pfn[s] = pfn;
-		r->kept_ok[s] = decode(r, rd, arg, fd, pfn, r->kept + s * ps);
+		r->kept_ok[s] = decode(r, rd, arg, fd, pfn, r->kept + (size_t)r->at[s] * ps);
 		if (!r->kept_ok[s])
 			return NULL;
 	}
-	return r->kept + s * ps;
+	return r->kept + (size_t)r->at[s] * ps;
 }

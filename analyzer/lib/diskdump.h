@@ -37,10 +37,24 @@ struct kmp_diskdump {
 	uint32_t *rank;			/* set bits before each run of 8 words */
 	uint64_t desc_off;		/* file offset of the first page descriptor */
 	uint64_t ndesc;			/* descriptors: the dumped pages */
+	/*
+	 * What address translation is set up from (ddxlat.h), read as
+	 * libkdumpfile reads it: the machine, the sub-header's phys_base, and
+	 * VMCOREINFO: the last VMCOREINFO note (header version 4 on), the
+	 * sub-header's own field (version 3).  @vmcoreinfo NULL (its bytes,
+	 * NUL-terminated) when there is none or it cannot be read; @xen when a
+	 * note says the dump is of a Xen host or guest.
+	 */
+	char machine[66];
+	uint64_t phys_base;
+	char *vmcoreinfo;
+	bool xen;
 };
 
 /* The bitmap's bound (32 MiB: 1 TiB of 4 KiB pages); a larger dump is left to libkdumpfile. */
 #define KMP_DISKDUMP_BITMAP_MAX (32ULL << 20)
+/* The notes' bound (a CPU's note is 336 bytes, VMCOREINFO a few KiB). */
+#define KMP_DISKDUMP_NOTES_MAX (4ULL << 20)
 
 /*
  * Parse the dump read by @rd(@arg, @fd, ...): true with @d filled in; false

@@ -17,6 +17,8 @@
 #include <stdint.h>
 
 #define DD_H_VERSION		8
+#define DD_H_MACHINE		272	/* utsname.machine, 65 bytes */
+#define DD_UTS_LEN		65
 #define DD_H_STATUS		424
 #define DD_H_BLOCK_SIZE		428
 #define DD_H_SUB_HDR_SIZE	432
@@ -24,6 +26,7 @@
 #define DD_H_MAX_MAPNR		440
 #define DD_H_NR_CPUS		460
 #define DD_H_SIZE		464
+#define DD_S_PHYS_BASE		0
 #define DD_S_SPLIT		12
 #define DD_S_OFF_VMCOREINFO	32	/* offset and size, 8 bytes each */
 #define DD_S_OFF_NOTE		48

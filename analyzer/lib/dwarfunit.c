@@ -8,9 +8,13 @@
  * waiters` on Debian's 6.1).  A unit whose DIEs refer to no other unit
  * needs none of them.  This file gives libdw an ELF image in memory whose
  * .debug_info is that one unit and whose other debug sections are the
- * vmlinux's own: a page of headers mapped right in front of a second
- * mapping of the file, so that the sections' offsets point into it and
- * nothing is copied.
+ * vmlinux's own: a page of headers in front of a second mapping of the
+ * file, so that the sections' offsets point into it and nothing is
+ * copied.  The units of one file share that mapping (each has its page of
+ * headers in a row of UNITS_MAX pages before it, its image running from
+ * there to the file's end), so a page of .debug_str one unit read is
+ * there for the next; and .debug_str, where the names the lookups compare
+ * lie scattered, is mapped in one call (prefault.h), not page by page.
  *
  * A unit is refused (the caller then uses the whole file's handle) when
  * any abbreviation of its table has a form that reaches outside the unit
@@ -23,24 +27,33 @@
 #include <dwarf.h>
 #include <gelf.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "dwarfunit.h"
+#include "prefault.h"
 
 #define UNITS_MAX 16
 #define HEAD 4096		/* the page of headers in front of the file */
 #define ABBREVS_MAX 100000	/* a unit's abbreviations, at most */
+
+/* The file mapped once, after UNITS_MAX pages for the units' headers. */
+struct image {
+	unsigned char *base;	/* the first page of headers */
+	size_t len;		/* UNITS_MAX pages and the file */
+	size_t heads;		/* pages of headers handed out */
+	size_t users;		/* units that use it */
+};
 
 struct unit {
 	const Dwarf *parent;
 	Dwarf_Off off;
 	Dwarf *dw;
 	Elf *elf;
-	void *base;
-	size_t len;
+	struct image *img;
 	Dwarf_Die cu;		/* the unit's DIE in @dw */
 };
 
@@ -48,6 +61,7 @@ static struct unit units[UNITS_MAX];
 static size_t nunits;
 static const Dwarf *src_dw;
 static int src_fd = -1;
+static struct image *src_img;	/* src_fd's, once a unit needed it */
 
 /* The debug sections the image carries besides the unit (absent ones are left out). */
 static const char *const carried[] = {
@@ -56,10 +70,21 @@ static const char *const carried[] = {
 };
 #define NCARRIED (sizeof(carried) / sizeof(carried[0]))
 
+static void image_put(struct image *img)
+{
+	if (!img || --img->users)
+		return;
+	munmap(img->base, img->len);
+	if (src_img == img)
+		src_img = NULL;
+	free(img);
+}
+
 void kmp_dwarf_unit_source(const Dwarf *dw, int fd)
 {
 	src_dw = dw;
 	src_fd = fd;
+	src_img = NULL;		/* the old file's stays with its units */
 }
 
 bool kmp_dwarf_initial_length(const unsigned char *p, size_t avail, uint64_t *len,
@@ -201,10 +226,11 @@ static Elf_Scn *section(Elf *elf, size_t shstrndx, const char *want, GElf_Shdr *
 /*
  * The page of headers at @head: the vmlinux's ELF header with no program
  * headers and @n + 2 sections (none, those of @sh, named @names, and the
- * section names), each at HEAD + its file offset.  False if they do not fit.
+ * section names), each at @to_file + its file offset.  False if they do
+ * not fit.
  */
-static bool write_head(unsigned char *head, const Elf64_Ehdr *eh, const GElf_Shdr *sh,
-		       const char *const *names, size_t n)
+static bool write_head(unsigned char *head, size_t to_file, const Elf64_Ehdr *eh,
+		       const GElf_Shdr *sh, const char *const *names, size_t n)
 {
 	Elf64_Ehdr *e = (Elf64_Ehdr *)head;
 	Elf64_Shdr *s = (Elf64_Shdr *)(head + sizeof(*e));
@@ -233,7 +259,7 @@ static bool write_head(unsigned char *head, const Elf64_Ehdr *eh, const GElf_Shd
 		used += len;
 		if (i < n) {
 			s[i + 1].sh_type = sh[i].sh_type;
-			s[i + 1].sh_offset = HEAD + sh[i].sh_offset;
+			s[i + 1].sh_offset = to_file + sh[i].sh_offset;
 			s[i + 1].sh_size = sh[i].sh_size;
 			s[i + 1].sh_addralign = 1;
 		}
@@ -245,6 +271,44 @@ static bool write_head(unsigned char *head, const Elf64_Ehdr *eh, const GElf_Shd
 	return true;
 }
 
+/*
+ * src_fd's image, with a page of headers left for one more unit (a
+ * reference taken); NULL if none can be made.  @sh and @names: the @n
+ * sections a unit carries, the first its part of .debug_info.
+ */
+static struct image *image_get(size_t size, const GElf_Shdr *sh, const char *const *names,
+			       size_t n)
+{
+	struct image *img = src_img;
+
+	if (img && img->heads < UNITS_MAX) {
+		img->users++;
+		return img;
+	}
+	if (img || !(img = calloc(1, sizeof(*img))))
+		return NULL;
+	img->len = UNITS_MAX * HEAD + size;
+	img->base = mmap(NULL, img->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (img->base == MAP_FAILED ||
+	    mmap(img->base + UNITS_MAX * HEAD, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, src_fd, 0) ==
+	    MAP_FAILED) {
+		if (img->base != MAP_FAILED)
+			munmap(img->base, img->len);
+		free(img);
+		return NULL;
+	}
+	/* Read at scattered places, as the file's own mapping (vmlinux.c); the names at once. */
+	madvise(img->base + UNITS_MAX * HEAD, size, MADV_RANDOM);
+	for (size_t i = 1; i < n; i++) {
+		if (!strcmp(names[i], ".debug_str"))
+			kmp_prefault_read(img->base + UNITS_MAX * HEAD + sh[i].sh_offset,
+					  sh[i].sh_size);
+	}
+	img->users = 1;
+	src_img = img;
+	return img;
+}
+
 /* The image for the unit [@off, @end) of .debug_info (header @info); false if anything fails. */
 static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t end,
 		      struct unit *u)
@@ -252,7 +316,7 @@ static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t en
 	const char *names[NCARRIED + 1];
 	GElf_Shdr sh[NCARRIED + 1];
 	Elf64_Ehdr *eh = elf64_getehdr(elf);
-	size_t shstrndx, n = 0;
+	size_t shstrndx, n = 0, to_file;
 	struct stat st;
 	unsigned char *base;
 
@@ -271,19 +335,17 @@ static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t en
 			return false;
 		names[n++] = carried[i];
 	}
-	u->len = HEAD + (size_t)st.st_size;
-	base = mmap(NULL, u->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (base == MAP_FAILED)
+	if (!(u->img = image_get((size_t)st.st_size, sh, names, n)))
 		return false;
-	u->base = base;
-	if (mmap(base + HEAD, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_FIXED, src_fd, 0) ==
-	    MAP_FAILED ||
-	    mmap(base, HEAD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
-	    MAP_FAILED || !write_head(base, eh, sh, names, n))
+	base = u->img->base + u->img->heads * HEAD;
+	to_file = (UNITS_MAX - u->img->heads) * HEAD;
+	if (mmap(base, HEAD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	    MAP_FAILED)
 		return false;
-	/* Read at scattered places, as the file's own mapping (vmlinux.c). */
-	madvise(base + HEAD, (size_t)st.st_size, MADV_RANDOM);
-	u->elf = elf_memory((char *)base, u->len);
+	u->img->heads++;
+	if (!write_head(base, to_file, eh, sh, names, n))
+		return false;
+	u->elf = elf_memory((char *)base, to_file + (size_t)st.st_size);
 	if (!u->elf)
 		return false;
 	u->dw = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
@@ -296,8 +358,7 @@ static void unit_free(struct unit *u)
 		dwarf_end(u->dw);
 	if (u->elf)
 		elf_end(u->elf);
-	if (u->base)
-		munmap(u->base, u->len);
+	image_put(u->img);
 	memset(u, 0, sizeof(*u));
 }
 

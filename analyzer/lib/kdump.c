@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "ddxlat.h"
 #include "diskdump.h"
 #include "elfcheck.h"
 #include "fdhook.h"
@@ -63,6 +64,13 @@ struct kdump {
 	 */
 	struct kmp_diskdump *dd;
 	struct kmp_ddreader *ddr;
+	/*
+	 * The translation set up here (ddxlat.h), without libkdumpfile: then
+	 * @ctx is opened only when a page needs it (one this reader does not
+	 * take, or an address it cannot translate), for its bytes or for
+	 * its error.
+	 */
+	struct kmp_ddxlat *x;
 	addrxlat_ctx_t *axctx;	/* @ctx's translation, once asked for */
 	addrxlat_sys_t *axsys;
 	uint64_t tlb_va[KMP_DD_TLB], tlb_pa[KMP_DD_TLB];	/* the last translations */
@@ -81,15 +89,20 @@ struct kdump {
  */
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A second context over the same file, set up as kmp_kdump_open() set up the first (under ctx_lock). */
+/*
+ * A context over the file, set up as kmp_kdump_open() sets up the first
+ * (under ctx_lock): a context anew, or the first one of a dump whose
+ * translation is kmempool's.  It too must read through the hook.
+ */
 static kdump_ctx_t *reopen(struct kdump *k)
 {
 	kdump_ctx_t *ctx = kdump_new();
+	unsigned long hits = kmp_fdhook_hits(k->fd);
 
 	if (ctx &&
 	    (kdump_set_number_attr(ctx, "cache.size", KMP_KDUMP_CACHE_PAGES) != KDUMP_OK ||
 	     kdump_set_number_attr(ctx, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER) != KDUMP_OK ||
-	     kdump_open_fd(ctx, k->fd) != KDUMP_OK ||
+	     kdump_open_fd(ctx, k->fd) != KDUMP_OK || kmp_fdhook_hits(k->fd) == hits ||
 	     kdump_set_string_attr(ctx, "addrxlat.ostype", "linux") != KDUMP_OK)) {
 		kdump_free(ctx);
 		ctx = NULL;
@@ -219,48 +232,85 @@ static ssize_t dd_pread(void *arg, int fd, void *buf, size_t count, off_t offset
 	return kmp_flat_pread(k->flat, fd, buf, count, (uint64_t)offset);
 }
 
+/* What dd_read() made of a read: done, or why not. */
+enum dd_result {
+	DD_OK,
+	DD_OTHER,	/* read it through libkdumpfile, for its bytes or its error */
+	DD_ABSENT,	/* the dump's bitmap has no such page: libkdumpfile's "excluded" */
+	DD_UNMAPPED,	/* kmempool's translation: not mapped (libaddrxlat's message) */
+};
+
 /*
- * The physical address of the page at @page, by libkdumpfile's translation;
- * false: none.  The last translations are kept (a dump does not change).
+ * The physical address of the page at @page, by kmempool's translation or
+ * libkdumpfile's: DD_OK, DD_UNMAPPED (kmempool's: the page tables map
+ * nothing there) or DD_OTHER.  The last translations are kept (a dump
+ * does not change).
  */
-static bool dd_xlat(struct kdump *k, uint64_t page, uint64_t *paddr)
+static enum dd_result dd_xlat(struct kdump *k, uint64_t page, uint64_t *paddr)
 {
 	addrxlat_fulladdr_t fa = { .addr = page, .as = ADDRXLAT_KVADDR };
 	unsigned int t = (unsigned int)((page * 0x9e3779b97f4a7c15ULL) >> 60) % KMP_DD_TLB;
+	addrxlat_status st;
 	bool ok;
 
 	if (k->tlb_ok[t] && k->tlb_va[t] == page) {
 		*paddr = k->tlb_pa[t];
-		return true;
+		return DD_OK;
+	}
+	if (k->x) {	/* this reader's own context: no lock */
+		st = kmp_ddxlat_conv(k->x, page, &fa.addr);
+		if (st == ADDRXLAT_ERR_NOTPRESENT)
+			return DD_UNMAPPED;
+		ok = st == ADDRXLAT_OK;
+		goto done;
 	}
 	pthread_mutex_lock(&ctx_lock);
 	ok = cache_guard(k) &&
 	     (k->axsys || kdump_get_addrxlat(k->ctx, &k->axctx, &k->axsys) == KDUMP_OK) &&
 	     addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, k->axctx, k->axsys) == ADDRXLAT_OK;
 	pthread_mutex_unlock(&ctx_lock);
+done:
 	*paddr = fa.addr;
 	if (ok) {
 		k->tlb_va[t] = page;
 		k->tlb_pa[t] = fa.addr;
 		k->tlb_ok[t] = true;
 	}
-	return ok;
+	return ok ? DD_OK : DD_OTHER;
+}
+
+/* A page for the translation's page-table walks (ddxlat.h). */
+static const unsigned char *ddx_page(void *arg, uint64_t pfn)
+{
+	struct kdump *k = arg;
+
+	return kmp_ddreader_page(k->ddr, dd_pread, k, k->fd, pfn);
 }
 
 /*
  * @n bytes at @addr, all in one page, read here (outside ctx_lock, so
- * threads inflate at once); false: read them through libkdumpfile.
+ * threads inflate at once).  Two answers need no libkdumpfile: a page
+ * the dump's bitmap does not hold (libkdumpfile too can only say it is
+ * excluded: diskdump.c takes only a dump whose bitmap says it all), and
+ * an address kmempool's translation finds unmapped (libkdumpfile gives
+ * libaddrxlat's same message).  For anything else, DD_OTHER.
  */
-static bool dd_read(struct kdump *k, uint64_t addr, unsigned char *out, size_t n)
+static enum dd_result dd_read(struct kdump *k, uint64_t addr, unsigned char *out, size_t n)
 {
-	uint64_t ps = k->dd->page_size, page = addr & ~(ps - 1), paddr;
+	uint64_t ps = k->dd->page_size, page = addr & ~(ps - 1), paddr, idx;
 	const unsigned char *p;
+	enum dd_result r = dd_xlat(k, page, &paddr);
 
-	if (!dd_xlat(k, page, &paddr) || paddr % ps ||
-	    !(p = kmp_ddreader_page(k->ddr, dd_pread, k, k->fd, paddr / ps)))
-		return false;
+	if (r != DD_OK)
+		return r;
+	if (paddr % ps)
+		return DD_OTHER;
+	if (!kmp_diskdump_index(k->dd, paddr / ps, &idx))
+		return DD_ABSENT;
+	if (!(p = kmp_ddreader_page(k->ddr, dd_pread, k, k->fd, paddr / ps)))
+		return DD_OTHER;
 	memcpy(out, p + (addr - page), n);
-	return true;
+	return DD_OK;
 }
 
 static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
@@ -277,11 +327,23 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 		if (k->dd) {
 			/* A page at a time here; one this reader does not take, through libkdumpfile. */
 			uint64_t a = addr + size, ps = k->dd->page_size;
+			enum dd_result r;
 
 			want = len - size < ps - (a & (ps - 1)) ? len - size : ps - (a & (ps - 1));
-			if (dd_read(k, a, (unsigned char *)buf + size, want)) {
+			r = dd_read(k, a, (unsigned char *)buf + size, want);
+			if (r == DD_OK) {
 				size += want;
 				continue;
+			}
+			if (r == DD_ABSENT) {
+				st = KDUMP_ERR_NODATA;
+				break;
+			}
+			if (r == DD_UNMAPPED) {
+				kmp_fault(err, KMP_ERR_UNMAPPED, a, "cannot read 0x%llx from the dump: "
+					  "Cannot get page I/O address: %s", (unsigned long long)a,
+					  kmp_ddxlat_err(k->x));
+				return false;
 			}
 		}
 		st = read_piece(k, addr + size, (unsigned char *)buf + size, want, &piece);
@@ -311,9 +373,10 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 			  st == KDUMP_ERR_EOF ? KMP_ERR_PAST_EOF : KMP_ERR_IO, addr + size,
 			  "cannot read 0x%llx from the dump: %s",
 			   (unsigned long long)(addr + size),
-			   st == KDUMP_OK ? "short read" : st == KDUMP_ERR_BUSY ?
-			   "the dump could not be opened anew for a fresh libkdumpfile cache" :
-			   kdump_get_err(k->ctx));
+			   st == KDUMP_OK ? "short read" : st != KDUMP_ERR_BUSY ?
+			   kdump_get_err(k->ctx) : k->x ?
+			   "kmempool's reader does not take its page, and libkdumpfile cannot open the dump" :
+			   "the dump could not be opened anew for a fresh libkdumpfile cache");
 	return false;
 }
 
@@ -324,6 +387,7 @@ static void kdump_free_all(struct kdump *k)
 	if (k->ctx)
 		kdump_free(k->ctx);
 	pthread_mutex_unlock(&ctx_lock);
+	kmp_ddxlat_free(k->x);
 	kmp_ddreader_free(k->ddr);
 	if (k->dd && k->owns_flat) {
 		kmp_diskdump_free(k->dd);
@@ -376,15 +440,18 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 		close(c->fd);
 		goto fail;
 	}
-	pthread_mutex_lock(&ctx_lock);
-	c->ctx = reopen(c);
-	pthread_mutex_unlock(&ctx_lock);
-	if (!c->ctx) {
-		kdump_free_all(c);
-		free(m);
-		return NULL;
+	if (!k->x) {	/* with kmempool's translation, a context when a page needs one */
+		pthread_mutex_lock(&ctx_lock);
+		c->ctx = reopen(c);
+		pthread_mutex_unlock(&ctx_lock);
+		if (!c->ctx) {
+			kdump_free_all(c);
+			free(m);
+			return NULL;
+		}
 	}
-	if (c->dd && !(c->ddr = kmp_ddreader_new(c->dd))) {
+	if ((c->dd && !(c->ddr = kmp_ddreader_new(c->dd))) ||
+	    (k->x && !(c->x = kmp_ddxlat_clone(k->x, ddx_page, c)))) {
 		kdump_free_all(c);
 		free(m);
 		return NULL;
@@ -460,6 +527,35 @@ static void use_diskdump(struct kdump *k)
 	k->dd = dd;
 }
 
+/*
+ * A kdump-compressed dump of an x86_64 kernel that diskdump.c and ddxlat.c
+ * take: read and translated here, libkdumpfile not opened (see struct
+ * kdump).  False, with nothing kept: open it through libkdumpfile.
+ */
+static bool open_own(struct kmp_core *core, struct kdump *k)
+{
+	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
+
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || !dd->vmcoreinfo)
+		goto no;
+	k->dd = dd;
+	if (!(k->ddr = kmp_ddreader_new(dd)) || !(k->x = kmp_ddxlat_new(dd, ddx_page, k)) ||
+	    !(core->vmcoreinfo = strdup(dd->vmcoreinfo)))
+		goto no;
+	snprintf(core->format, sizeof(core->format), "%sdiskdump", k->flat ? "flattened " : "");
+	return true;
+no:
+	kmp_ddxlat_free(k->x);
+	kmp_ddreader_free(k->ddr);
+	k->x = NULL;
+	k->ddr = NULL;
+	k->dd = NULL;
+	if (dd)
+		kmp_diskdump_free(dd);
+	free(dd);
+	return false;
+}
+
 bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *info,
 		    struct kmp_err *err)
 {
@@ -472,9 +568,8 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	kdump_status st;
 	char *raw = NULL;
 
-	if (!k || !(k->ctx = kdump_new())) {
+	if (!k) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		free(k);
 		close(fd);
 		if (flat) {
 			kmp_flat_free(flat);
@@ -491,6 +586,22 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 		k->size = (off_t)flat->end;
 	else if (!fstat(fd, &stbuf))
 		k->size = stbuf.st_size;
+	if (!kmp_fdhook_register(fd, flat ? flat_pread : file_pread, k)) {
+		kmp_seterr(err, KMP_ERR_DUMP, "cannot watch the reads of %s", core->path);
+		goto fail;
+	}
+	if (flat && !check_flat_elf(core, fd, err))
+		goto fail;
+	if (open_own(core, k)) {
+		core->mem.ops = &kdump_ops;
+		core->mem.priv = k;
+		core->mem.serial = false;	/* a reader and a translation each */
+		return true;
+	}
+	if (!(k->ctx = kdump_new())) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
 	/* The cache that cache_guard() never lets evict (KMP_KDUMP_CACHE_PAGES). */
 	kdump_set_number_attr(k->ctx, "cache.size", KMP_KDUMP_CACHE_PAGES);
 	/*
@@ -504,12 +615,6 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 		kmp_seterr(err, KMP_ERR_DUMP, "cannot switch libkdumpfile to read(2): %s", kdump_get_err(k->ctx));
 		goto fail;
 	}
-	if (!kmp_fdhook_register(fd, flat ? flat_pread : file_pread, k)) {
-		kmp_seterr(err, KMP_ERR_DUMP, "cannot watch the reads of %s", core->path);
-		goto fail;
-	}
-	if (flat && !check_flat_elf(core, fd, err))
-		goto fail;
 	hits = kmp_fdhook_hits(fd);
 	st = kdump_open_fd(k->ctx, fd);
 	if (st != KDUMP_OK && k->past >= 0) {
