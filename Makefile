@@ -149,7 +149,7 @@ test-scale: initrd
 test-noproc: initrd-noproc
 	@bash vmcore-tests/test-noproc.sh
 
-test-kdump: initrd
+test-kdump: initrd kernel-noproc
 	@$(MAKE) -s -C analyzer O=$(B)/analyzer $(B)/analyzer/kmempool-asan $(B)/analyzer/fake_vmlinux
 	@bash vmcore-tests/test-kdump.sh
 

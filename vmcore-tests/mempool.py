@@ -236,6 +236,19 @@ def one(pools, name):
     return m[0] if len(m) == 1 else None
 
 
+def kaslr_truth(stext_file, binary):
+    """The KASLR offset a guest really ran with: where its /proc/kallsyms
+    put _stext, less _stext's link address in the vmlinux (nm).  None when
+    either is missing."""
+    try:
+        run = int(read(stext_file).split()[0], 16)
+    except (OSError, IndexError, ValueError):
+        return None
+    out = subprocess.run(["nm", binary], capture_output=True, text=True, timeout=120).stdout
+    m = re.search(r"^([0-9a-f]+) [Tt] _stext$", out, re.M)
+    return (run - int(m.group(1), 16)) % (1 << 64) if m else None
+
+
 def gdb_values(binary, exprs):
     """Evaluate C expressions on a binary's DWARF with gdb; ints."""
     args = ["gdb", "-batch", "-nx"]

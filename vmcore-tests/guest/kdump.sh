@@ -68,6 +68,7 @@ kexec -p /work/bzImage --initrd=/work/test.cpio.gz \
 echo $? > /out/kexec.rc
 cat /sys/kernel/kexec_crash_loaded > /out/kexec_crash_loaded
 uname -r > /out/uname
+grep " _stext$" /proc/kallsyms > /out/stext
 if [ "$SCEN" = formats ] || [ "$SCEN" = corrupt ]; then
 	snap proc-precrash
 	[ "$SCEN" = corrupt ] && kmp_cmd lose_name kmp_test_private

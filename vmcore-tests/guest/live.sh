@@ -10,6 +10,7 @@ snap proc-boot-after
 run kmp-info kmempool info -s $VML
 run kmp-info-json kmempool info -s $VML -f json
 uname -r > /out/uname
+grep " _stext$" /proc/kallsyms > /out/stext
 
 load_dm_crypt
 setup_dm_crypt; echo $? > /out/dmcrypt.rc
