@@ -155,7 +155,8 @@ static bool version_code(const char *rel, unsigned long *code)
 		if (end == p)
 			return false;
 	}
-	*code = (a << 16) + (b << 8) + c;
+	/* As KERNEL_VERSION() (libkdumpfile's): the sublevel saturates at 255 (4.9.337). */
+	*code = (a << 16) + (b << 8) + (c > 255 ? 255 : c);
 	return true;
 }
 

@@ -159,7 +159,14 @@ bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 	if (half > KMP_DISKDUMP_BITMAP_MAX || !mul(1 + sub, bs, &boff) ||
 	    __builtin_add_overflow(boff, bmlen, &d->desc_off))
 		return false;
-	nbits = half * 8 < maxmap ? half * 8 : maxmap;
+	/*
+	 * makedumpfile sizes each half for every pfn below max_mapnr; a
+	 * shorter one is a damaged header (libkdumpfile: "Page bitmap too
+	 * small"), not pages left out.
+	 */
+	if (half * 8 < maxmap)
+		return false;
+	nbits = maxmap;
 	words = (nbits + 63) / 64;
 	d->bits = calloc(words ? words : 1, 8);
 	d->rank = calloc(words / 8 + 1, sizeof(*d->rank));
