@@ -96,6 +96,28 @@ try:
 except (ValueError, KeyError, IndexError) as e:
     print(f"stock {sys.argv[3]} scan: no complete JSON ({e})")
 PY
+	# Issue 23's goals, from this run's medians: met or not, never a verdict
+	# on a part that was not measured.
+	/usr/bin/python3 - "$TMP/results" "$suite" <<'PY'
+import sys
+r = {l.split()[0]: l.split()[1:] for l in open(sys.argv[1]) if l.strip()}
+s = sys.argv[2]
+def row(n):
+    v = r.get(f"{s}-{n}")
+    return (float(v[0]), int(v[1]) / 1024) if v else None
+w, d, sc = row("kmempool-waiters"), row("drgn-waiters"), row("kmempool-scan")
+out = []
+if w and d and w[0] > 0 and w[1] > 0:
+    x, m = d[0] / w[0], d[1] / w[1]
+    out.append(f"waiters {x:.1f}x drgn's speed (goal 20x): {'met' if x >= 20 else 'NOT met'}")
+    out.append(f"1/{m:.1f} of its peak RSS (goal 1/10): {'met' if m >= 10 else 'NOT met'}")
+else:
+    out.append("waiters against drgn: not measured")
+if sc:
+    out.append(f"scan {sc[0]:.3f} s (goal 0.25 s): {'met' if sc[0] <= 0.25 else 'NOT met'}")
+    out.append(f"{sc[1]:.1f} MB (goal 40 MB): {'met' if sc[1] <= 40 else 'NOT met'}")
+print(f"stock {s} goals: " + "; ".join(out))
+PY
 done
 if [ -n "$failed" ]; then
 	echo "==> [bench-stock] FAILED:$failed" >&2
