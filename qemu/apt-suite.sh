@@ -18,7 +18,7 @@
 # Run as a command: qemu/apt-suite.sh uri | paths SUITE | apt SUITE ARGS...
 KMP_ROOT=${KMP_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 KMP_B=${KMP_BUILD:-$KMP_ROOT/build}
-KMP_SUITES="bullseye bookworm trixie sid"
+KMP_ALL_SUITES="bullseye bookworm trixie sid"
 
 host_codename() {
 	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-bookworm}")
@@ -56,8 +56,8 @@ archive_uri() {
 
 suite_paths() {
 	local s=$1
-	case " $KMP_SUITES " in *" $s "*) ;;
-	*) echo "apt-suite: unknown suite '$s' (one of: $KMP_SUITES)" >&2; return 1 ;; esac
+	case " $KMP_ALL_SUITES " in *" $s "*) ;;
+	*) echo "apt-suite: unknown suite '$s' (one of: $KMP_ALL_SUITES)" >&2; return 1 ;; esac
 	if [ "$s" = bookworm ]; then
 		SUITE_D=$KMP_B/debian SUITE_MOD=$KMP_B/module-stock
 		SUITE_INITRD=$KMP_B/initrd/stock.cpio.gz SUITE_T=stock-hang

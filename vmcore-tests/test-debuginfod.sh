@@ -48,7 +48,7 @@ fi
 
 # The stock dump and the suite it comes from (bookworm's first, as make test makes it).
 DUMP= SUITE=
-for s in bookworm $KMP_SUITES; do
+for s in bookworm $KMP_ALL_SUITES; do
 	suite_paths "$s" 2>/dev/null || continue
 	if [ -f "$T/$SUITE_T/dump-zlib" ]; then
 		DUMP=$T/$SUITE_T/dump-zlib SUITE=$s

@@ -13,7 +13,7 @@ B=$ROOT/build
 mkdir -p "$B/t"
 LOG=$B/t/test-kernels.log
 : > "$LOG"
-SUITES=(${KMP_SUITES:-bullseye bookworm trixie sid})
+SUITES=(${KMP_SUITES:-$KMP_ALL_SUITES})
 start=$(date +%s)
 make -s -C "$ROOT" analyzer >&2 || { echo "not ok - test-kernels: the analyzer does not build" | tee -a "$LOG"; }
 # prebuild SUITE: its inputs, output to build/t/prebuild-SUITE.log

@@ -46,7 +46,7 @@ for dir in "$T"/kd-* "$T"/stock-hang*; do
 	done
 done
 [ -f "$B/kernel/vmlinux" ] && VML+=(-s "$B/kernel/vmlinux")
-for s in $KMP_SUITES; do
+for s in $KMP_ALL_SUITES; do
 	suite_paths "$s" 2>/dev/null || continue
 	[ -f "$SUITE_K/vmlinux" ] && VML+=(-s "$SUITE_K/vmlinux")
 	[ -f "$SUITE_MOD/kmp_stock.ko" ] && MOD+=(-M "$SUITE_MOD/kmp_stock.ko")
