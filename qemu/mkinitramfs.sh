@@ -37,6 +37,21 @@ add_bin() {
 	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
 		add_lib "$lib"
 	done
+	# What it loads with dlopen(), named in its FDO ELF dlopen note
+	# (.note.dlopen; kmempool's libkdumpfile): each library and its own.
+	local so t
+	t=$(mktemp -d)
+	if objcopy --dump-section .note.dlopen="$t/note" "$bin" "$t/copy" 2>/dev/null; then
+		for so in $(grep -ao '"lib[^"]*\.so[^"]*"' "$t/note" | tr -d '"' | sort -u); do
+			lib=$(ldconfig -p | awk -v n="$so" '$1 == n && /x86-64/ { print $NF; exit }')
+			[ -n "$lib" ] || { echo "mkinitramfs: $bin loads $so, which is not installed" >&2; exit 1; }
+			add_lib "$lib"
+			for lib in $(ldd "$lib" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
+				add_lib "$lib"
+			done
+		done
+	fi
+	rm -rf "$t"
 }
 LOADER=/lib64/ld-linux-x86-64.so.2
 add_root_bin() {

@@ -20,6 +20,44 @@ for s in formats hang corrupt; do
 done
 IN=(--input "$B/kernel/bzImage" --input "$B/initrd/test.cpio.gz" --append "crashkernel=128M")
 
+# libkdumpfile is loaded only for the dumps it reads (lib/kdumpdl.c): the
+# release binary opens it for the ELF dump, not for the zlib one; with the
+# library hidden (a mount namespace binds /dev/null over it) the zlib dump
+# reads the same and the ELF dump gets one line naming what is missing.
+kdumpfile_on_demand() {
+	local rel=$B/analyzer/kmempool z=$T/kd-formats/dump-zlib e=$T/kd-formats/dump-elf
+	local lib n rc
+	[ -f "$z" ] && [ -f "$e" ] || { not_ok "libkdumpfile on demand: no zlib or ELF dump"; return; }
+	for d in "$z:0" "$e:1"; do
+		n=$(strace -f -e trace=openat "$rel" -c "${d%:*}" -s "$B/kernel/vmlinux" 2>&1 >/dev/null |
+			grep -c 'libkdumpfile\.so[^"]*", [^)]*) = [0-9]')
+		if [ "$n" = "${d##*:}" ]; then
+			ok "libkdumpfile on demand: $(basename "${d%:*}"): opened $n times"
+		else
+			not_ok "libkdumpfile on demand: $(basename "${d%:*}"): opened $n times (want ${d##*:})"
+		fi
+	done
+	lib=$(realpath "$(gcc -print-file-name=libkdumpfile.so)")
+	"$rel" -c "$z" -s "$B/kernel/vmlinux" > "$T/kd-nolib-plain" 2>&1
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
+		"$rel" -c "$z" -s "$B/kernel/vmlinux" > "$T/kd-nolib-zlib" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && cmp -s "$T/kd-nolib-plain" "$T/kd-nolib-zlib"; then
+		ok "libkdumpfile hidden: the zlib dump's report is the same"
+	else
+		not_ok "libkdumpfile hidden: the zlib dump: exit $rc ($(head -c 200 "$T/kd-nolib-zlib"))"
+	fi
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
+		"$rel" -c "$e" -s "$B/kernel/vmlinux" > /dev/null 2> "$T/kd-nolib-elf"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l < "$T/kd-nolib-elf")" = 1 ] &&
+	   grep -q "^kmempool: .*: cannot load libkdumpfile\.so\.[0-9]* (package libkdumpfile" "$T/kd-nolib-elf"; then
+		ok "libkdumpfile hidden: the ELF dump: exit 2, $(cut -c1-120 "$T/kd-nolib-elf")"
+	else
+		not_ok "libkdumpfile hidden: the ELF dump: exit $rc (want 2), $(head -c 300 "$T/kd-nolib-elf")"
+	fi
+}
+
 # A small guest, so that the plain ELF copy of /proc/vmcore stays small.  Its
 # capture kernel holds each filtered dump in its tmpfs before writing it
 # out: the -E dump of 7.2 at -d 23 got OOM-killed in 128 MB, 192 MB it is.
@@ -45,6 +83,7 @@ if vm kd-formats "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/
 			"$T/kd-formats/dump-zlib" "$B/kernel/vmlinux" "$B/kernel-noproc/vmlinux" |
 			sed 's/^\(not \)\{0,1\}ok - /&badinput with a real dump: /' || fail=$((fail + 1))
 	fi
+	kdumpfile_on_demand
 fi
 
 # The hang: vmlinux goes in too, for kmempool waiters on /proc/kcore.

@@ -9,13 +9,13 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <libkdumpfile/addrxlat.h>
-#include <libkdumpfile/kdumpfile.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kdumpdl.h"
 #include "core.h"
 #include "ddxlat.h"
 #include "diskdump.h"
@@ -573,6 +573,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	unsigned long hits;
 	kdump_status st;
 	char *raw = NULL;
+	char why[320];
 
 	if (!k) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
@@ -603,6 +604,10 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 		core->mem.priv = k;
 		core->mem.serial = false;	/* a reader and a translation each */
 		return true;
+	}
+	if (!kmp_kd_load(why, sizeof(why))) {
+		kmp_seterr(err, KMP_ERR_DUMP, "%s: %s", core->path, why);
+		goto fail;
 	}
 	if (!(k->ctx = kdump_new())) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
