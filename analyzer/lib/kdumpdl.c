@@ -12,6 +12,8 @@
 #if !defined(KMP_KDUMPFILE_SONAME) || !defined(KMP_KDUMPFILE_PKG)
 #error "KMP_KDUMPFILE_SONAME, _PKG: the Makefile reads them from the libkdumpfile built against"
 #endif
+_Static_assert(sizeof(KMP_KDUMPFILE_SONAME) > 1,
+	       "KMP_KDUMPFILE_SONAME is empty: is libkdumpfile-dev installed (make deps)?");
 
 bool kmp_kd_load(char *why, size_t len);
 /* The wrappers kdumpdl.h renames the library's functions to: the same types. */
