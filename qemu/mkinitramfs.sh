@@ -41,9 +41,12 @@ add_bin() {
 	# (.note.dlopen; kmempool's libkdumpfile): each library and its own.
 	local so t
 	t=$(mktemp -d)
-	if objcopy --dump-section .note.dlopen="$t/note" "$bin" "$t/copy" 2>/dev/null; then
+	if objcopy --dump-section .note.dlopen="$t/note" "$bin" "$t/copy" 2>/dev/null &&
+	   [ -f "$t/note" ]; then
 		for so in $(grep -ao '"lib[^"]*\.so[^"]*"' "$t/note" | tr -d '"' | sort -u); do
-			lib=$(ldconfig -p | awk -v n="$so" '$1 == n && /x86-64/ { print $NF; exit }')
+			# awk reads to the end: an early exit would SIGPIPE ldconfig,
+			# which pipefail and set -e turn into a silent exit here.
+			lib=$(ldconfig -p | awk -v n="$so" '$1 == n && /x86-64/ && !f { print $NF; f = 1 }')
 			[ -n "$lib" ] || { echo "mkinitramfs: $bin loads $so, which is not installed" >&2; exit 1; }
 			add_lib "$lib"
 			for lib in $(ldd "$lib" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
