@@ -30,13 +30,18 @@ add_lib() {
 	mkdir -p "$ROOTFS$(dirname "$lib")"
 	cp -L "$lib" "$ROOTFS$lib"
 }
-add_bin() {
-	local bin=$1 dest=${2:-$1}
-	mkdir -p "$ROOTFS$(dirname "$dest")"
-	cp -L "$bin" "$ROOTFS$dest"
-	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
+# the libraries ldd names for FILE (a program or a library)
+add_deps() {
+	local lib
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
 		add_lib "$lib"
 	done
+}
+add_bin() {
+	local bin=$1 dest=${2:-$1} lib
+	mkdir -p "$ROOTFS$(dirname "$dest")"
+	cp -L "$bin" "$ROOTFS$dest"
+	add_deps "$bin"
 	# What it loads with dlopen(), named in its FDO ELF dlopen note
 	# (.note.dlopen; kmempool's libkdumpfile): each library and its own.
 	local so t
@@ -49,9 +54,7 @@ add_bin() {
 			lib=$(ldconfig -p | awk -v n="$so" '$1 == n && /x86-64/ && !f { print $NF; f = 1 }')
 			[ -n "$lib" ] || { echo "mkinitramfs: $bin loads $so, which is not installed" >&2; exit 1; }
 			add_lib "$lib"
-			for lib in $(ldd "$lib" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
-				add_lib "$lib"
-			done
+			add_deps "$lib"
 		done
 	fi
 	rm -rf "$t"

@@ -26,7 +26,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mempool import Outdir, Results, extract_dumps, read  # noqa: E402
+from mempool import Outdir, Results, extract_dumps, kaslr_truth, read  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DRGN = os.path.join(HERE, "bench", "drgn_stock_waiters.py")
@@ -34,8 +34,6 @@ PY = "/usr/bin/python3"
 # A task's address: the direct map, 0xffff... with 4-level paging, 0xff...
 # with 5-level paging (7.2 under QEMU's -cpu max).
 KERNEL_ADDR = r"0xff[0-9a-f]{14}"
-# x86_64 links _stext at __START_KERNEL_map + 16 MiB.
-LINK_STEXT = 0xffffffff81000000
 # Pool variable -> the parameter that sets its min_nr, and its type.
 POOLS = {
     "kmp_stock_slab": ("slab_min", "slab"),
@@ -125,7 +123,7 @@ def check_rig(r, o, vmlinux):
             "sysrq crash, the capture kernel ran its script", serial[-1500:])
 
 
-def check_kaslr(r, o, dumps):
+def check_kaslr(r, o, dumps, vmlinux):
     """VMCOREINFO's KERNELOFFSET explains where /proc/kallsyms put _stext.
     Not asserted nonzero: KASLR may pick offset 0 (one boot in several
     hundred), and a wrong offset is what this is about."""
@@ -134,10 +132,10 @@ def check_kaslr(r, o, dumps):
         m = re.search(rb"KERNELOFFSET=([0-9a-f]+)\n", f.read(1 << 20))
         if m:
             off = int(m.group(1), 16)
-    stext = read(o.f("stext")).split()[0] if os.path.exists(o.f("stext")) else "0"
-    r.check(off is not None and (int(stext, 16) - off) % (1 << 64) == LINK_STEXT,
+    truth = kaslr_truth(o.f("stext"), vmlinux)
+    r.check(off is not None and truth is not None and off == truth,
             "KASLR: KERNELOFFSET in the dump is where /proc/kallsyms put _stext",
-            f"KERNELOFFSET {off}, _stext {stext}")
+            f"KERNELOFFSET {off}, offset of /proc/kallsyms' _stext from the vmlinux's {truth}")
 
 
 def check_dumps(r, o):
@@ -334,7 +332,7 @@ def main():
     check_rig(r, o, vmlinux)
     dumps = check_dumps(r, o)
     if "elf" in dumps:
-        check_kaslr(r, o, dumps)
+        check_kaslr(r, o, dumps, vmlinux)
     # The oracle: drgn reads ELF and kdump files; the flattened one after
     # makedumpfile -R (libkdumpfile 0.5.1 cannot read it in place).
     with tempfile.TemporaryDirectory() as tmp:

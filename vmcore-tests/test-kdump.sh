@@ -38,17 +38,17 @@ kdumpfile_on_demand() {
 		fi
 	done
 	lib=$(realpath "$(gcc -print-file-name=libkdumpfile.so)")
+	# CMD...: run with /dev/null bound over the library, in a namespace of its own
+	hidden() { unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" "$@"; }
 	"$rel" -c "$z" -s "$B/kernel/vmlinux" > "$T/kd-nolib-plain" 2>&1
-	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
-		"$rel" -c "$z" -s "$B/kernel/vmlinux" > "$T/kd-nolib-zlib" 2>&1
+	hidden "$rel" -c "$z" -s "$B/kernel/vmlinux" > "$T/kd-nolib-zlib" 2>&1
 	rc=$?
 	if [ $rc = 0 ] && cmp -s "$T/kd-nolib-plain" "$T/kd-nolib-zlib"; then
 		ok "libkdumpfile hidden: the zlib dump's report is the same"
 	else
 		not_ok "libkdumpfile hidden: the zlib dump: exit $rc ($(head -c 200 "$T/kd-nolib-zlib"))"
 	fi
-	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
-		"$rel" -c "$e" -s "$B/kernel/vmlinux" > /dev/null 2> "$T/kd-nolib-elf"
+	hidden "$rel" -c "$e" -s "$B/kernel/vmlinux" > /dev/null 2> "$T/kd-nolib-elf"
 	rc=$?
 	if [ $rc = 2 ] && [ "$(wc -l < "$T/kd-nolib-elf")" = 1 ] &&
 	   grep -q "^kmempool: .*: cannot load libkdumpfile\.so\.[0-9]* (package libkdumpfile" "$T/kd-nolib-elf"; then

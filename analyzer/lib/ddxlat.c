@@ -190,7 +190,7 @@ struct kmp_ddxlat *kmp_ddxlat_new(const struct kmp_diskdump *d, kmp_ddxlat_page_
 	unsigned long code, shift = 0;
 	char rel[65];
 
-	if (!d->vmcoreinfo || d->xen || strcmp(d->machine, "x86_64") ||
+	if (!d->vmcoreinfo || strcmp(d->machine, "x86_64") ||
 	    !release(d->vmcoreinfo, rel, sizeof(rel)) || !version_code(rel, &code))
 		return NULL;
 	while ((1UL << shift) < d->page_size)

@@ -11,8 +11,9 @@
  * sub-header's otherwise).  The answers: symbols, numbers, sizes and
  * offsets from VMCOREINFO's lines, parsed as libkdumpfile parses them; no
  * registers (a dump's CPU notes carry no control registers); pages of
- * machine-physical memory from the caller.  A dump of a Xen system, of
- * another architecture, or without VMCOREINFO is not taken, nor one whose
+ * machine-physical memory from the caller.  A dump of another
+ * architecture or without VMCOREINFO is not taken (nor a Xen one, which
+ * diskdump.c does not open), nor one whose
  * set-up needed a page the caller did not have.  Afterwards a page-table
  * page it does not have makes that address fail here (the caller then
  * asks libkdumpfile).

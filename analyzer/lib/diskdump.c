@@ -72,21 +72,22 @@ static void keep_vmcoreinfo(struct kmp_diskdump *d, const unsigned char *p, uint
 }
 
 /*
- * The notes of @len bytes at @off: VMCOREINFO, and whether any is Xen's.
+ * The notes of @len bytes at @off: VMCOREINFO kept; true if any is Xen's.
  * Walked as libkdumpfile walks them: 4-byte aligned names and
  * descriptions, stopping at the first note that does not fit.
  */
-static void read_notes(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+static bool read_notes(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
 		       uint64_t off, uint64_t len)
 {
 	unsigned char *b;
 	uint64_t at = 0;
+	bool xen = false;
 
 	if (!len || len > KMP_DISKDUMP_NOTES_MAX || !(b = malloc(len)))
-		return;
+		return false;
 	if (!read_all(rd, arg, fd, b, len, off)) {
 		free(b);
-		return;
+		return false;
 	}
 	while (len - at >= 12) {
 		uint64_t namesz = kmp_dd_le(b + at, 4), descsz = kmp_dd_le(b + at + 4, 4);
@@ -99,36 +100,41 @@ static void read_notes(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 			keep_vmcoreinfo(d, b + at + descoff, descsz);
 		else if (note_is("VMCOREINFO_XEN", name, namesz) || note_is("Xen", name, namesz) ||
 			 note_is(".note.Xen", name, namesz))
-			d->xen = true;
+			xen = true;
 		next = descoff + ((descsz + 3) & ~3ULL);
 		if (next > len - at)
 			break;
 		at += next;
 	}
 	free(b);
+	return xen;
 }
 
-/* The machine, phys_base and VMCOREINFO (struct kmp_diskdump); none of them is required. */
-static void read_info(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+/*
+ * The machine, phys_base and VMCOREINFO (struct kmp_diskdump); none of
+ * them is required.  True if a note says the dump is of a Xen host or guest.
+ */
+static bool read_info(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
 		      const unsigned char *h, const unsigned char *s, uint32_t version)
 {
 	memcpy(d->machine, h + DD_H_MACHINE, DD_UTS_LEN);
 	d->machine[DD_UTS_LEN] = '\0';
 	d->phys_base = kmp_dd_le(s + DD_S_PHYS_BASE, 8);
 	if (version >= 4) {
-		read_notes(d, rd, arg, fd, kmp_dd_le(s + DD_S_OFF_NOTE, 8),
-			   kmp_dd_le(s + DD_S_OFF_NOTE + 8, 8));
+		return read_notes(d, rd, arg, fd, kmp_dd_le(s + DD_S_OFF_NOTE, 8),
+				  kmp_dd_le(s + DD_S_OFF_NOTE + 8, 8));
 	} else if (version == 3) {
 		uint64_t off = kmp_dd_le(s + DD_S_OFF_VMCOREINFO, 8);
 		uint64_t len = kmp_dd_le(s + DD_S_OFF_VMCOREINFO + 8, 8);
 		unsigned char *b;
 
 		if (!len || len > KMP_DISKDUMP_NOTES_MAX || !(b = malloc(len)))
-			return;
+			return false;
 		if (read_all(rd, arg, fd, b, len, off))
 			keep_vmcoreinfo(d, b, len);
 		free(b);
 	}
+	return false;
 }
 
 bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd)
@@ -186,7 +192,12 @@ bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 	d->page_size = (uint32_t)bs;
 	d->nbits = nbits;
 	d->ndesc = total;
-	read_info(d, rd, arg, fd, h, s, version);
+	/*
+	 * A Xen dump's bitmap counts machine frames, not the kernel-physical
+	 * addresses the translation gives: not taken, all of it libkdumpfile's.
+	 */
+	if (read_info(d, rd, arg, fd, h, s, version))
+		goto no;
 	return true;
 no:
 	kmp_diskdump_free(d);

@@ -10,7 +10,8 @@
  * last pages it decoded.
  *
  * Only the plain case is taken: a dump that is not split, not marked
- * incomplete, without makedumpfile's vmemmap exclusion, and pages stored
+ * incomplete, not of a Xen host or guest (its bitmap counts machine
+ * frames), without makedumpfile's vmemmap exclusion, and pages stored
  * with zlib or uncompressed.  For anything else (a page not dumped,
  * another compression, a descriptor or stream that does not check out, a
  * short read) the reader says no, and the caller reads that page through
@@ -42,13 +43,11 @@ struct kmp_diskdump {
 	 * libkdumpfile reads it: the machine, the sub-header's phys_base, and
 	 * VMCOREINFO: the last VMCOREINFO note (header version 4 on), the
 	 * sub-header's own field (version 3).  @vmcoreinfo NULL (its bytes,
-	 * NUL-terminated) when there is none or it cannot be read; @xen when a
-	 * note says the dump is of a Xen host or guest.
+	 * NUL-terminated) when there is none or it cannot be read.
 	 */
 	char machine[66];
 	uint64_t phys_base;
 	char *vmcoreinfo;
-	bool xen;
 };
 
 /* The bitmap's bound (32 MiB: 1 TiB of 4 KiB pages); a larger dump is left to libkdumpfile. */

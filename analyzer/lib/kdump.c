@@ -516,13 +516,7 @@ static void use_diskdump(struct kdump *k)
 {
 	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
 
-	/*
-	 * A Xen dump's bitmap counts machine frames, not the kernel-physical
-	 * addresses libkdumpfile's translation gives here: all of it to
-	 * libkdumpfile.
-	 */
-	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || dd->xen ||
-	    !(k->ddr = kmp_ddreader_new(dd))) {
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || !(k->ddr = kmp_ddreader_new(dd))) {
 		kmp_ddreader_free(k->ddr);
 		k->ddr = NULL;
 		if (dd)
