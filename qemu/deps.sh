@@ -21,6 +21,8 @@ PKGS+=(strace)
 PKGS+=(libdebuginfod-dev debuginfod)
 # The series test reads struct mempool's size with pahole (make test-series).
 PKGS+=(dwarves)
+# The dump-alone back end (issue 33): kernel BTF parsed with libbpf.
+PKGS+=(libbpf-dev)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

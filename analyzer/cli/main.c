@@ -50,7 +50,10 @@ static const char usage[] =
 "                        (zlib, lzo, snappy, zstd) or uncompressed kdump\n"
 "  -s, --vmlinux PATH    vmlinux with DWARF; default: found from the core's\n"
 "                        OSRELEASE and BUILD-ID like drgn does, then from\n"
-"                        debuginfod by BUILD-ID (DEBUGINFOD_URLS set)\n"
+"                        debuginfod by BUILD-ID (DEBUGINFOD_URLS set); with\n"
+"                        none, the kernel's own BTF and kallsyms in the dump\n"
+"      --types SRC       dwarf (a vmlinux, as above) or btf (the dump's BTF and\n"
+"                        kallsyms: Linux 6.0 on, CONFIG_DEBUG_INFO_BTF)\n"
 "  -f, --format FMT      text (default) or json\n"
 "      --force           use a vmlinux that does not match the core\n"
 "      --source SRC      waiters: list (mempool_list, default with the series)\n"
@@ -78,7 +81,8 @@ static const char usage[] =
 "     VMCOREINFO (flattened dumps, makedumpfile -F, are read in place); or\n"
 "     libkdumpfile read it past kmempool's pread(), so its reads went unchecked,\n"
 "     or it needs libkdumpfile (ELF, LZO/snappy/zstd pages), which cannot be loaded\n"
-"  3  vmlinux missing, unreadable, not found, not ELF or without debug info\n"
+"  3  vmlinux missing, unreadable, not found, not ELF or without debug info,\n"
+"     and the kernel in the dump has no BTF or no kallsyms in VMCOREINFO\n"
 "  4  vmlinux does not belong to the core (build ID, release or linux_banner)\n"
 "  5  partial report: a list entry was unreadable or corrupt; the pools read\n"
 "     before it were printed, stderr names the entry and the last good node;\n"
@@ -88,7 +92,7 @@ static const char usage[] =
 "     stack or kind of memory that could not be read, or a task in\n"
 "     mempool_alloc() whose pool could not be determined\n"
 "  6  unknown /proc/mempool format version, or debug info lacking a needed\n"
-"     type or member\n"
+"     type or member; or the dump's BTF or kallsyms tables damaged\n"
 "  7  live memory (/proc/kcore) kept changing: the list was walked again from\n"
 "     its head 8 times and never read consistently (the lines printed are\n"
 "     those of the last walk); or a live wait queue could not be counted (?)\n"
@@ -114,6 +118,7 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 		{ "max-entries", required_argument, NULL, 'm' },
 		{ "no-aranges", no_argument, NULL, 'A' },
 		{ "source", required_argument, NULL, 'S' },
+		{ "types", required_argument, NULL, 'T' },
 		{ "module-debug", required_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "delay", required_argument, NULL, 'd' },
@@ -145,6 +150,17 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 				c->o.from_stacks = true;
 			else if (strcmp(optarg, "list")) {
 				kmp_seterr(err, KMP_ERR_USAGE, "unknown source '%s' (list or stacks)",
+					   optarg);
+				return false;
+			}
+			break;
+		case 'T':
+			if (!strcmp(optarg, "dwarf"))
+				c->o.types = KMP_TYPES_DWARF;
+			else if (!strcmp(optarg, "btf"))
+				c->o.types = KMP_TYPES_BTF;
+			else {
+				kmp_seterr(err, KMP_ERR_USAGE, "unknown type source '%s' (dwarf or btf)",
 					   optarg);
 				return false;
 			}

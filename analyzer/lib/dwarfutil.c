@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dwarfunit.h"
+#include "btf.h"
 #include "dwarfutil.h"
 #include "vmlinux.h"
 
@@ -16,6 +17,8 @@ bool kmp_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 
+	if (kmp_btf_of(die))
+		return kmp_btf_peel(die, out);
 	*out = *die;
 	for (int depth = 0; depth < 16; depth++) {
 		int tag = dwarf_tag(out);
@@ -49,6 +52,8 @@ static bool member_location(Dwarf_Die *m, uint64_t *off)
 
 bool kmp_dwarf_size(Dwarf_Die *type, uint64_t *size)
 {
+	if (kmp_btf_of(type))
+		return kmp_btf_size(type, size);
 	Dwarf_Word s;
 
 	if (dwarf_aggregate_size(type, &s) != 0)
@@ -106,6 +111,10 @@ static bool find_member(Dwarf_Die *st, const char *name, uint64_t base,
 
 void kmp_dwarf_scan(Dwarf_Die *cu, struct kmp_wanted *w, size_t count)
 {
+	if (kmp_btf_of(cu)) {
+		kmp_btf_scan(cu, w, count);
+		return;
+	}
 	size_t missing = 0;
 	Dwarf_Die d;
 
@@ -159,12 +168,16 @@ static bool find_cu_by_name(Dwarf *dw, const char *suffix, Dwarf_Die *out)
 
 bool kmp_dwarf_member(Dwarf_Die *st, const char *name, struct kmp_field *f)
 {
+	if (kmp_btf_of(st))
+		return kmp_btf_member(st, name, f);
 	memset(f, 0, sizeof(*f));
 	return find_member(st, name, 0, f, NULL, 0);
 }
 
 bool kmp_dwarf_member_type(Dwarf_Die *st, const char *name, Dwarf_Die *type)
 {
+	if (kmp_btf_of(st))
+		return kmp_btf_member_type(st, name, type);
 	struct kmp_field f;
 	Dwarf_Attribute a;
 	Dwarf_Die m, t;
@@ -245,6 +258,8 @@ static bool enumerator_value(Dwarf_Die *e, Dwarf_Attribute *a, int64_t *value)
 
 bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)
 {
+	if (kmp_btf_of(e))
+		return kmp_btf_enumerator(e, name, value);
 	Dwarf_Die c;
 
 	if (dwarf_child(e, &c) != 0)

@@ -94,8 +94,8 @@ static uint64_t hz_from_initial_jiffies(struct kmp_session *s, const struct kmp_
 	unsigned char b[4];
 	uint64_t v;
 
-	if (!kmp_vmlinux_read(&s->vml, jiffies->addr, b, sizeof(b)))
-		return 0;
+	if (s->vml.mem || !kmp_vmlinux_read(&s->vml, jiffies->addr, b, sizeof(b)))
+		return 0;	/* no file (BTF mode): memory holds jiffies now, not its start */
 	v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
 	v = (1ULL << 32) - v;
 	if (!v || v % 300 || v / 300 < 10 || v / 300 > 10000)
@@ -183,6 +183,59 @@ static bool session_v6(struct kmp_session *s, const struct kmp_options *o,
 	return false;
 }
 
+/*
+ * The kernel's own BTF and kallsyms from the dump (issue 33).  @why: why
+ * no vmlinux was found, NULL when --types btf asked for them; with it, a
+ * kernel that lacks them gets one line saying both.
+ */
+static bool open_dump_types(struct kmp_session *s, const struct kmp_err *why,
+			    struct kmp_err *err)
+{
+	uint64_t kaslr = s->vi.have_kerneloffset ? s->vi.kerneloffset : 0;
+	struct kmp_err e;
+	char msg[sizeof(why->msg)];
+	char *cut;
+
+	if (kmp_vmlinux_open_dump(&s->vml, &s->core.mem, s->core.vmcoreinfo, kaslr, &e))
+		return true;
+	if (!why || e.kind != KMP_ERR_VMLINUX) {
+		*err = e;
+		return false;
+	}
+	snprintf(msg, sizeof(msg), "%s", why->msg);
+	if ((cut = strstr(msg, "; give one with -s")))
+		*cut = '\0';
+	kmp_seterr(err, KMP_ERR_VMLINUX, "%s, and the dump alone does not do: %s; give a vmlinux "
+		   "with -s VMLINUX", msg, e.msg);
+	return false;
+}
+
+/*
+ * Where types and symbols come from: -s (DWARF), a vmlinux found on disk or
+ * by debuginfod, else the dump's BTF and kallsyms; --types forces one.
+ */
+static bool open_types(struct kmp_session *s, const struct kmp_options *o, char *path,
+		       size_t len, struct kmp_err *err)
+{
+	struct kmp_err why;
+
+	if (o->types == KMP_TYPES_BTF) {
+		snprintf(path, len, "the dump");
+		return open_dump_types(s, NULL, err);
+	}
+	if (o->vmlinux)
+		snprintf(path, len, "%s", o->vmlinux);
+	else if (!kmp_find_vmlinux(&s->vi, path, len) && !find_debuginfod(s, path, len, &why)) {
+		if (o->types == KMP_TYPES_DWARF) {
+			*err = why;
+			return false;
+		}
+		snprintf(path, len, "the dump");
+		return open_dump_types(s, &why, err);
+	}
+	return kmp_vmlinux_open(&s->vml, path, err);
+}
+
 bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 			struct kmp_err *err)
 {
@@ -216,13 +269,7 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		kmp_seterr(err, KMP_ERR_DUMP, "%s has a bad VMCOREINFO line: %s", core, s->vi.bad);
 		return false;
 	}
-	if (o->vmlinux) {
-		snprintf(path, sizeof(path), "%s", o->vmlinux);
-	} else if (!kmp_find_vmlinux(&s->vi, path, sizeof(path))) {
-		if (!find_debuginfod(s, path, sizeof(path), err))
-			return false;
-	}
-	if (!kmp_vmlinux_open(&s->vml, path, err))
+	if (!open_types(s, o, path, sizeof(path), err))
 		return false;
 	s->vml_open = true;
 	s->vml.symsrc = o->symsrc;

@@ -162,6 +162,8 @@ bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
 	uint32_t tried[2 * NEIGHBOURS];
 	size_t lo = 0, hi, ntried = 0;
 
+	if (!v->dwarf)		/* BTF types no global variables (but per-CPU ones) */
+		return false;
 	if (!ix && !(ix = *idx = build_index(v)))
 		return false;
 	/* The first local object at or after @addr; its neighbours on both sides. */

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmempool: kernel BTF from memory, parsed with libbpf, looked up like
+ * DWARF (see btf.h).  libbpf checks the header, the string and type
+ * sections' bounds and each type record's length; the look-ups here check
+ * the rest: every id through btf__type_by_id() (NULL past the last type),
+ * chains of references through libbpf's bounded resolvers, member offsets
+ * that are whole bytes, sizes below 4 GiB, and names that exist.
+ */
+#include <bpf/btf.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+
+static const char btf_tag;	/* the abbrev of every BTF handle */
+
+bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err)
+{
+	memset(b, 0, sizeof(*b));
+	if (size < 24 || size > KMP_BTF_MAX) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF is %" PRIu64 " bytes: not a BTF "
+			   "section (damaged?)", size);
+		return false;
+	}
+	errno = 0;
+	b->btf = btf__new(data, (uint32_t)size);
+	if (!b->btf) {	/* libbpf 1.x: NULL and errno */
+		int e = errno;
+
+		b->btf = NULL;
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF (%" PRIu64 " bytes) does not parse "
+			   "(libbpf: %s)", size, strerror(e ? e : EINVAL));
+		return false;
+	}
+	b->ntypes = btf__type_cnt(b->btf);
+	b->size = size;
+	return true;
+}
+
+bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64_t stop,
+		  struct kmp_err *err)
+{
+	void *buf;
+	bool ok;
+
+	memset(b, 0, sizeof(*b));
+	if (stop <= start || stop - start > KMP_BTF_MAX) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF section (__start_BTF 0x%" PRIx64
+			   ", __stop_BTF 0x%" PRIx64 ") is empty or larger than %u MiB", start, stop,
+			   KMP_BTF_MAX >> 20);
+		return false;
+	}
+	if (!(buf = malloc(stop - start))) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's BTF");
+		return false;
+	}
+	ok = kmp_read(mem, start, buf, stop - start, err) &&
+	     kmp_btf_parse(b, buf, stop - start, err);
+	free(buf);
+	return ok;
+}
+
+void kmp_btf_free(struct kmp_btf *b)
+{
+	if (b->btf)
+		btf__free(b->btf);
+	memset(b, 0, sizeof(*b));
+}
+
+void kmp_btf_handle(const struct kmp_btf *b, uint32_t id, Dwarf_Die *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->addr = (void *)b;
+	out->cu = NULL;
+	out->abbrev = (Dwarf_Abbrev *)(void *)&btf_tag;
+	out->padding__ = id;
+}
+
+const struct kmp_btf *kmp_btf_of(const Dwarf_Die *d)
+{
+	return d && !d->cu && d->abbrev == (const void *)&btf_tag ? d->addr : NULL;
+}
+
+static uint32_t id_of(const Dwarf_Die *d)
+{
+	return (uint32_t)d->padding__;
+}
+
+/* Type @id of @d's BTF, NULL if out of range. */
+static const struct btf_type *type_at(const Dwarf_Die *d, uint32_t id)
+{
+	const struct kmp_btf *b = kmp_btf_of(d);
+
+	return b && id && id < b->ntypes ? btf__type_by_id(b->btf, id) : NULL;
+}
+
+const char *kmp_btf_name(const Dwarf_Die *t)
+{
+	const struct btf_type *bt = type_at(t, id_of(t));
+	const char *n = bt ? btf__name_by_offset(kmp_btf_of(t)->btf, bt->name_off) : NULL;
+
+	return n ? n : "";
+}
+
+void kmp_btf_scan(const Dwarf_Die *all, struct kmp_wanted *w, size_t n)
+{
+	const struct kmp_btf *b = kmp_btf_of(all);
+	size_t missing = 0;
+
+	for (size_t i = 0; i < n; i++)
+		missing += !w[i].found;
+	for (uint32_t id = 1; b && missing && id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		int tag;
+		const char *name;
+
+		if (!t || !t->name_off)
+			continue;
+		if (btf_is_struct(t))
+			tag = DW_TAG_structure_type;
+		else if (btf_is_any_enum(t))
+			tag = DW_TAG_enumeration_type;
+		else
+			continue;
+		if (!(name = btf__name_by_offset(b->btf, t->name_off)))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (!w[i].found && w[i].tag == tag && !strcmp(name, w[i].name)) {
+				kmp_btf_handle(b, id, &w[i].die);
+				w[i].found = true;
+				missing--;
+			}
+		}
+	}
+}
+
+/* The size of type @id, typedefs, modifiers and arrays resolved; false beyond 4 GiB. */
+static bool size_of(const struct kmp_btf *b, uint32_t id, uint64_t *size)
+{
+	int64_t s;
+
+	if (!id || id >= b->ntypes)
+		return false;
+	s = btf__resolve_size(b->btf, id);
+	if (s < 0 || s > UINT32_MAX)
+		return false;
+	*size = (uint64_t)s;
+	return true;
+}
+
+bool kmp_btf_size(const Dwarf_Die *t, uint64_t *size)
+{
+	const struct kmp_btf *b = kmp_btf_of(t);
+
+	return b && size_of(b, id_of(t), size);
+}
+
+/* Member @name of struct or union @id, in anonymous members too; its type id in @mtype. */
+static bool find_member(const struct kmp_btf *b, uint32_t id, const char *name, uint64_t base,
+			struct kmp_field *f, uint32_t *mtype, int depth)
+{
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int r;
+
+	if (depth > 8 || !id || id >= b->ntypes || (r = btf__resolve_type(b->btf, id)) <= 0 ||
+	    (uint32_t)r >= b->ntypes || !(t = btf__type_by_id(b->btf, (uint32_t)r)) ||
+	    !btf_is_composite(t))
+		return false;
+	m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : "";
+		uint32_t bits = btf_member_bit_offset(t, i);
+		uint64_t off = base + bits / 8;
+
+		if (!mn || bits % 8 || btf_member_bitfield_size(t, i))
+			continue;
+		if (!*mn) {
+			if (find_member(b, m->type, name, off, f, mtype, depth + 1))
+				return true;
+			continue;
+		}
+		if (strcmp(mn, name))
+			continue;
+		if (!size_of(b, m->type, &f->size))
+			return false;
+		f->off = off;
+		f->ok = true;
+		*mtype = m->type;
+		return true;
+	}
+	return false;
+}
+
+bool kmp_btf_member(const Dwarf_Die *st, const char *name, struct kmp_field *f)
+{
+	const struct kmp_btf *b = kmp_btf_of(st);
+	uint32_t mt;
+
+	memset(f, 0, sizeof(*f));
+	return b && find_member(b, id_of(st), name, 0, f, &mt, 0);
+}
+
+bool kmp_btf_peel(const Dwarf_Die *t, Dwarf_Die *out)
+{
+	const struct kmp_btf *b = kmp_btf_of(t);
+	int r;
+
+	if (!b || !id_of(t) || id_of(t) >= b->ntypes ||
+	    (r = btf__resolve_type(b->btf, id_of(t))) <= 0 || (uint32_t)r >= b->ntypes)
+		return false;
+	kmp_btf_handle(b, (uint32_t)r, out);
+	return true;
+}
+
+bool kmp_btf_member_type(const Dwarf_Die *st, const char *name, Dwarf_Die *type)
+{
+	const struct kmp_btf *b = kmp_btf_of(st);
+	struct kmp_field f = { 0 };
+	Dwarf_Die m;
+	uint32_t mt;
+
+	if (!b || !find_member(b, id_of(st), name, 0, &f, &mt, 0))
+		return false;
+	kmp_btf_handle(b, mt, &m);
+	return kmp_btf_peel(&m, type);
+}
+
+bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *name,
+							int64_t value), void *arg)
+{
+	const struct kmp_btf *b = kmp_btf_of(e);
+	const struct btf_type *t = type_at(e, id_of(e));
+
+	if (!t || !btf_is_any_enum(t))
+		return false;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const char *n;
+		int64_t v;
+
+		if (btf_is_enum(t)) {
+			const struct btf_enum *en = btf_enum(t) + i;
+
+			n = btf__name_by_offset(b->btf, en->name_off);
+			/* kind_flag: signed values */
+			v = btf_kflag(t) ? (int64_t)en->val : (int64_t)(uint32_t)en->val;
+		} else {
+			const struct btf_enum64 *en = btf_enum64(t) + i;
+
+			n = btf__name_by_offset(b->btf, en->name_off);
+			v = (int64_t)btf_enum64_value(en);
+		}
+		if (n && *n)
+			fn(arg, n, v);
+	}
+	return true;
+}
+
+struct enum_find {
+	const char *name;
+	int64_t value;
+	bool found;
+};
+
+static void enum_find(void *arg, const char *name, int64_t value)
+{
+	struct enum_find *f = arg;
+
+	if (!f->found && !strcmp(name, f->name)) {
+		f->value = value;
+		f->found = true;
+	}
+}
+
+bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value)
+{
+	struct enum_find f = { .name = name };
+
+	if (!kmp_btf_enumerators(e, enum_find, &f) || !f.found)
+		return false;
+	*value = f.value;
+	return true;
+}

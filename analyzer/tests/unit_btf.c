@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the dump-alone back end (issue 33): the kallsyms decoder
+ * (kallsyms.c) on tables built here in both encodings (6.x's relative
+ * base with absolute per-CPU symbols, 7.x's offsets from their own slot)
+ * and damaged; the BTF look-ups (btf.c) through the layout loader
+ * (kmp_layout_load(), the one DWARF uses) on a BTF written here with
+ * libbpf's writer, and on damaged BTF: an id past the last type, a typedef
+ * loop, a type section past the end, a truncated blob.  Every damaged
+ * input must end in a refusal of kind format (exit 6), never a crash.
+ *
+ *   unit-btf [DIR]   (DIR: write fuzz seeds there, then exit)
+ */
+#include <bpf/btf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "kallsyms.h"
+#include "layout_check.h"
+#include "vmlinux.h"
+
+#include "check.h"
+
+/* ------------------------------------------------------------------ */
+/* kallsyms */
+
+struct ktab {
+	uint8_t names[4096];
+	size_t nlen;
+	uint16_t tidx[256];
+	char ttab[1024];
+	size_t tlen;
+	int32_t offs[16];
+	uint32_t num;
+};
+
+/* Tokens: 0x00..0x7f stand for themselves (a one-character token); 0x80 "mempool_". */
+static void ktab_init(struct ktab *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int c = 0; c < 128; c++) {
+		t->tidx[c] = (uint16_t)t->tlen;
+		t->ttab[t->tlen++] = (char)c;
+		t->ttab[t->tlen++] = '\0';
+	}
+	t->tidx[0x80] = (uint16_t)t->tlen;
+	memcpy(t->ttab + t->tlen, "mempool_", 9);
+	t->tlen += 9;
+	for (int c = 0x81; c < 256; c++)
+		t->tidx[c] = t->tidx[0x80];
+}
+
+/* Symbol @type @name ("mempool_" prefixes become token 0x80) at offset @off. */
+static void ktab_add(struct ktab *t, char type, const char *name, int32_t off)
+{
+	uint8_t enc[256];
+	size_t n = 0;
+
+	enc[n++] = (uint8_t)type;
+	if (!strncmp(name, "mempool_", 8)) {
+		enc[n++] = 0x80;
+		name += 8;
+	}
+	while (*name)
+		enc[n++] = (uint8_t)*name++;
+	t->names[t->nlen++] = (uint8_t)n;
+	memcpy(t->names + t->nlen, enc, n);
+	t->nlen += n;
+	t->offs[t->num++] = off;
+}
+
+static struct kmp_kallsyms_raw ktab_raw(const struct ktab *t)
+{
+	return (struct kmp_kallsyms_raw){ .names = t->names, .names_len = t->nlen,
+		.token_index = t->tidx, .token_table = t->ttab, .token_len = t->tlen,
+		.offsets = t->offs, .num = t->num };
+}
+
+static void test_kallsyms_relative(void)
+{
+	const uint64_t base = 0xffffffff81000000ULL, kaslr = 0x1000000;
+	struct kmp_sym q[4] = { { .name = "mempool_alloc" }, { .name = "init_task" },
+				{ .name = "fixed_percpu_data" }, { .name = "nothere" } };
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct kmp_kallsyms_raw r;
+	struct ktab t;
+
+	begin("kallsyms: 6.x relative base, absolute per-CPU symbols left out, sizes from the next");
+	ktab_init(&t);
+	ktab_add(&t, 'V', "fixed_percpu_data", 0x0);	/* absolute: a per-CPU offset */
+	ktab_add(&t, 'T', "_text", -1);			/* base - 1 - (-1) = base */
+	ktab_add(&t, 'T', "mempool_alloc", -1 - 0x100);
+	ktab_add(&t, 't', "mempool_alloc", -1 - 0x180);	/* a local of the same name */
+	ktab_add(&t, 'D', "init_task", -1 - 0x200000);
+	ktab_add(&t, 'D', "init_task_end", -1 - 0x203000);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = base;
+	CHECK(kmp_kallsyms_decode(&ks, &r, kaslr, &err), "decode: %s", err.msg);
+	CHECK(ks.abs_percpu && ks.n == 5, "abs_percpu %d, %zu symbols", ks.abs_percpu, ks.n);
+	kmp_kallsyms_find(&ks, q, 4);
+	CHECK(q[0].found && q[0].addr == base + 0x100 - kaslr && q[0].size == 0x80,
+	      "mempool_alloc: the global one, 0x%" PRIx64 " size 0x%" PRIx64, q[0].addr, q[0].size);
+	CHECK(q[1].found && q[1].addr == base + 0x200000 - kaslr && q[1].size == 0x3000,
+	      "init_task 0x%" PRIx64 " size 0x%" PRIx64, q[1].addr, q[1].size);
+	CHECK(!q[2].found && !q[3].found, "a per-CPU offset or a missing name found");
+	kmp_kallsyms_free(&ks);
+	end();
+
+	begin("kallsyms: 6.x relative base without absolute per-CPU symbols");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", 0);
+	ktab_add(&t, 'T', "mempool_free", 0x40);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = base;
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	q[0].name = "mempool_free";
+	kmp_kallsyms_find(&ks, q, 1);
+	CHECK(!ks.abs_percpu && q[0].found && q[0].addr == base + 0x40, "0x%" PRIx64, q[0].addr);
+	kmp_kallsyms_free(&ks);
+	end();
+}
+
+static void test_kallsyms_self_relative(void)
+{
+	const uint64_t at = 0xffffffff82000000ULL;
+	struct kmp_sym q[2] = { { .name = "_text" }, { .name = "mempool_alloc_noprof" } };
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct kmp_kallsyms_raw r;
+	struct ktab t;
+
+	begin("kallsyms: 7.x offsets relative to their own slot");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", -0x1000000);			/* slot 0 */
+	ktab_add(&t, 'T', "mempool_alloc_noprof", -0x1000000 + 0x500 - 4);	/* slot 1 */
+	r = ktab_raw(&t);
+	r.offsets_addr = at;
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	kmp_kallsyms_find(&ks, q, 2);
+	CHECK(q[0].found && q[0].addr == at - 0x1000000, "_text 0x%" PRIx64, q[0].addr);
+	CHECK(q[1].found && q[1].addr == at - 0x1000000 + 0x500 && q[0].size == 0x500,
+	      "mempool_alloc_noprof 0x%" PRIx64 ", _text's size 0x%" PRIx64, q[1].addr, q[0].size);
+	kmp_kallsyms_free(&ks);
+	end();
+}
+
+/* @t damaged by @damage must be refused with kind format. */
+static void kallsyms_refused(const char *name, void (*damage)(struct ktab *, struct kmp_kallsyms_raw *))
+{
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct kmp_kallsyms_raw r;
+	struct ktab t;
+	char title[160];
+
+	snprintf(title, sizeof(title), "kallsyms: %s: refused, exit 6", name);
+	begin(title);
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", 0);
+	ktab_add(&t, 'T', "mempool_alloc", 0x10);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = 0xffffffff81000000ULL;
+	damage(&t, &r);
+	CHECK(!kmp_kallsyms_decode(&ks, &r, 0, &err), "decoded");
+	CHECK(status(false, &err, false) == KMP_EFORMAT, "status %d: %s",
+	      status(false, &err, false), err.msg);
+	CHECK(err.msg[0] && !strchr(err.msg, '\n'), "not one line: '%s'", err.msg);
+	end();
+}
+
+static void dmg_count(struct ktab *t, struct kmp_kallsyms_raw *r) { (void)t; r->num = 3; }
+static void dmg_zero(struct ktab *t, struct kmp_kallsyms_raw *r) { (void)t; r->num = 0; }
+static void dmg_huge(struct ktab *t, struct kmp_kallsyms_raw *r) { (void)t; r->num = 1u << 30; }
+static void dmg_len(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[0] = 0x7f; (void)r; }
+static void dmg_biglen(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[0] = 0xff; (void)r; }
+static void dmg_token(struct ktab *t, struct kmp_kallsyms_raw *r) { t->tidx['_'] = 60000; (void)r; }
+static void dmg_unended(struct ktab *t, struct kmp_kallsyms_raw *r)
+{
+	r->token_len = t->tidx['_'] + 1;	/* the table ends inside a token */
+}
+static void dmg_control(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[2] = 0x01; (void)r; }
+static void dmg_empty(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[0] = 0; (void)r; }
+
+static void test_kallsyms_damaged(void)
+{
+	kallsyms_refused("more symbols than names", dmg_count);
+	kallsyms_refused("no symbols", dmg_zero);
+	kallsyms_refused("2^30 symbols", dmg_huge);
+	kallsyms_refused("a name longer than kallsyms_names", dmg_len);
+	kallsyms_refused("a two-byte length past the table", dmg_biglen);
+	kallsyms_refused("a token index past the token table", dmg_token);
+	kallsyms_refused("a token without its NUL", dmg_unended);
+	kallsyms_refused("a control character in a name", dmg_control);
+	kallsyms_refused("an empty entry", dmg_empty);
+}
+
+static void test_vmcoreinfo_symbol(void)
+{
+	const char *vi = "OSRELEASE=6.12\nSYMBOL(kallsyms_names)=ffffffff82a0b1c0\n"
+			 "SYMBOL(kallsyms_num)=zz\nSYMBOL(kallsyms_offsets)=\n"
+			 "SYMBOL(kallsyms_token_table)=1ffffffff82a0b1c0\n";
+	uint64_t a = 0;
+
+	begin("VMCOREINFO SYMBOL(): whole hex numbers only, names matched whole");
+	CHECK(kmp_vmcoreinfo_symbol(vi, "kallsyms_names", &a) && a == 0xffffffff82a0b1c0ULL,
+	      "0x%" PRIx64, a);
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms_num", &a), "not hex");
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms_offsets", &a), "empty");
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms_token_table", &a), "17 digits");
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms", &a), "a prefix");
+	end();
+}
+
+/* ------------------------------------------------------------------ */
+/* BTF */
+
+/*
+ * A BTF with what kmp_layout_load() needs of a stock kernel: struct
+ * list_head, wait_queue_head and mempool_s (72 bytes, curr_nr inside an
+ * anonymous struct), through a typedef; with @loop, mempool_s.elements is
+ * of a typedef that refers to itself through another.
+ */
+static struct btf *make_btf(bool loop)
+{
+	struct btf *b = btf__new_empty();
+	int i_int, i_ptr, i_lh, i_lhp, i_wqh, i_anon, i_pool, i_elem;
+
+	i_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	i_ptr = btf__add_ptr(b, 0);				/* void * */
+	i_lhp = btf__add_ptr(b, btf__type_cnt(b) + 1);		/* the next type */
+	i_lh = btf__add_struct(b, "list_head", 16);		/* fields go to the last type */
+	btf__add_field(b, "next", i_lhp, 0, 0);
+	btf__add_field(b, "prev", i_lhp, 64, 0);
+	i_wqh = btf__add_struct(b, "wait_queue_head", 24);
+	btf__add_field(b, "lock", i_int, 0, 0);
+	btf__add_field(b, "head", i_lh, 64, 0);
+	i_anon = btf__add_struct(b, NULL, 4);
+	btf__add_field(b, "curr_nr", i_int, 0, 0);
+	if (loop) {
+		int t1 = btf__type_cnt(b);
+
+		btf__add_typedef(b, "loop_a", t1 + 1);
+		btf__add_typedef(b, "loop_b", t1);
+		i_elem = t1;
+	} else {
+		i_elem = btf__add_typedef(b, "elements_t", i_ptr);
+	}
+	i_pool = btf__add_struct(b, "mempool_s", 72);
+	btf__add_field(b, "lock", i_int, 0, 0);
+	btf__add_field(b, "min_nr", i_int, 32, 0);
+	btf__add_field(b, NULL, i_anon, 64, 0);
+	btf__add_field(b, "elements", i_elem, 128, 0);
+	btf__add_field(b, "pool_data", i_ptr, 192, 0);
+	btf__add_field(b, "alloc", i_ptr, 256, 0);
+	btf__add_field(b, "free", i_ptr, 320, 0);
+	btf__add_field(b, "wait", i_wqh, 384, 0);
+	btf__add_typedef(b, "mempool_t", i_pool);
+	btf__add_enum(b, "pageflags", 4);
+	btf__add_enum_value(b, "PG_locked", 0);
+	btf__add_enum_value(b, "PG_head", 6);
+	return b;
+}
+
+/* The raw bytes of @b, copied (the caller frees). */
+static void *raw(struct btf *b, uint32_t *size)
+{
+	const void *d = btf__raw_data(b, size);
+	void *c = malloc(*size);
+
+	memcpy(c, d, *size);
+	return c;
+}
+
+/* kmp_layout_load() through a BTF-only kmp_vmlinux over @data. */
+static bool load(const void *data, uint32_t size, struct kmp_layout *l, struct kmp_err *err)
+{
+	struct kmp_vmlinux v;
+	struct kmp_btf *b = calloc(1, sizeof(*b));
+	bool ok;
+
+	memset(&v, 0, sizeof(v));
+	v.fd = -1;
+	snprintf(v.path, sizeof(v.path), "test BTF");
+	ok = kmp_btf_parse(b, data, size, err);
+	v.btf = b;
+	ok = ok && kmp_layout_load(&v, 0x1000, false, l, err);
+	kmp_vmlinux_close(&v);		/* frees b */
+	return ok;
+}
+
+static void test_btf_layout(void)
+{
+	struct btf *b = make_btf(false);
+	struct kmp_err err = { 0 };
+	struct kmp_layout l;
+	uint32_t size;
+	void *d = raw(b, &size);
+
+	begin("BTF: the layout loader reads struct mempool_s, list_head, wait_queue_head");
+	CHECK(load(d, size, &l, &err), "%s", err.msg);
+	CHECK(l.pool_size == 72 && !strcmp(l.pool_struct, "mempool_s"), "pool %" PRIu64, l.pool_size);
+	CHECK(l.curr_nr.ok && l.curr_nr.off == 8 && l.curr_nr.size == 4,
+	      "curr_nr (in an anonymous struct) at %" PRIu64, l.curr_nr.off);
+	CHECK(l.elements.off == 16 && l.elements.size == 8, "elements (a typedef) %" PRIu64 "/%" PRIu64,
+	      l.elements.off, l.elements.size);
+	CHECK(l.wait_head.ok && l.wait_head.off == 56 && l.wait_head.size == 16,
+	      "wait.head at %" PRIu64, l.wait_head.off);
+	CHECK(!l.series && !l.have_stacks && l.stacks_missing &&
+	      !strcmp(l.stacks_missing, "struct task_struct"), "stacks: %s",
+	      l.stacks_missing ? l.stacks_missing : "none missing");
+	end();
+	free(d);
+	btf__free(b);
+}
+
+/* Damaged BTF: refused with kind format, one line. */
+static void btf_refused(const char *name, void *d, uint32_t size)
+{
+	struct kmp_err err = { 0 };
+	struct kmp_layout l;
+	char title[160];
+
+	snprintf(title, sizeof(title), "BTF: %s: refused, exit 6", name);
+	begin(title);
+	CHECK(!load(d, size, &l, &err), "loaded");
+	CHECK(status(false, &err, false) == KMP_EFORMAT, "status %d: %s", status(false, &err, false),
+	      err.msg);
+	CHECK(err.msg[0] && !strchr(err.msg, '\n'), "not one line: '%s'", err.msg);
+	end();
+}
+
+/* The type id of member @name's record in mempool_s, found in the raw bytes @d of @size. */
+static uint32_t *member_type_slot(struct btf *b, void *d, uint32_t size, const char *name)
+{
+	int id = btf__find_by_name_kind(b, "mempool_s", BTF_KIND_STRUCT);
+	const struct btf_type *t = btf__type_by_id(b, (uint32_t)id);
+	const struct btf_member *m = btf_members(t);
+
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		char *at;
+
+		if (!m->name_off || strcmp(btf__name_by_offset(b, m->name_off), name))
+			continue;
+		at = memmem(d, size, m, sizeof(*m));	/* the record, as written */
+		return at ? (uint32_t *)(void *)(at + 4) : NULL;
+	}
+	return NULL;
+}
+
+static void test_btf_damaged(void)
+{
+	struct btf *b = make_btf(false), *lb = make_btf(true);
+	uint32_t size, lsize;
+	void *d = raw(b, &size), *ld = raw(lb, &lsize);
+	struct btf_header *h;
+	void *c;
+
+	c = malloc(size);
+	memcpy(c, d, size);
+	{
+		uint32_t *slot = member_type_slot(b, c, size, "elements");
+
+		if (slot)
+			*slot = 0x00ffffff;
+		begin("BTF: the member record to damage is found");
+		CHECK(slot, "no record of mempool_s.elements");
+		end();
+	}
+	btf_refused("a member's type id past the last type", c, size);
+	free(c);
+
+	btf_refused("mempool_s.elements of a typedef loop", ld, lsize);
+
+	c = malloc(size);
+	memcpy(c, d, size);
+	h = c;
+	h->type_len = size * 4;
+	btf_refused("a type section past the end of the BTF", c, size);
+	free(c);
+
+	btf_refused("a blob cut after its header", d, 30);
+	btf_refused("16 bytes", d, 16);
+
+	c = malloc(size);
+	memcpy(c, d, size);
+	((struct btf_header *)c)->magic = 0x1234;
+	btf_refused("a wrong magic", c, size);
+	free(c);
+
+	free(d);
+	free(ld);
+	btf__free(b);
+	btf__free(lb);
+}
+
+/* Fuzz seeds: the BTF above, and kallsyms tables in fuzz_kallsyms's format. */
+static int seeds(const char *dir)
+{
+	struct btf *b = make_btf(false);
+	uint32_t size;
+	const void *d = btf__raw_data(b, &size);
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/btf-stock-layout", dir);
+	if (!(f = fopen(path, "wb")) || fwrite(d, 1, size, f) != size || fclose(f))
+		return 1;
+	btf__free(b);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		return seeds(argv[1]);
+	test_kallsyms_relative();
+	test_kallsyms_self_relative();
+	test_kallsyms_damaged();
+	test_vmcoreinfo_symbol();
+	test_btf_layout();
+	test_btf_damaged();
+	printf("unit-btf: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
