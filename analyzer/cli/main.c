@@ -602,7 +602,12 @@ static bool cmd_info(struct kmp_session *s, const struct cli *c)
 		printf(", \"source\": ");
 		kmp_json_string(stdout, s->core.path);
 		printf(", \"vmlinux\": ");
-		kmp_json_string(stdout, s->vml.path);
+		if (s->vml.btf)
+			printf("null");
+		else
+			kmp_json_string(stdout, s->vml.path);
+		printf(", \"types\": ");
+		kmp_json_string(stdout, kmp_vmlinux_types(&s->vml));
 		printf(", \"mempool_format\": ");
 		if (s->series)
 			kmp_json_string(stdout, s->version);
@@ -626,7 +631,8 @@ static bool cmd_info(struct kmp_session *s, const struct cli *c)
 	printf("kaslr offset:   0x%" PRIx64 "\n", s->kaslr);
 	printf("source:         %s\n", s->core.path);
 	printf("dump format:    %s\n", s->core.format);
-	printf("vmlinux:        %s\n", s->vml.path);
+	printf("vmlinux:        %s\n", s->vml.btf ? "none" : s->vml.path);
+	printf("types:          %s\n", kmp_vmlinux_types(&s->vml));
 	if (s->vml.symsrc)
 		printf("symbols:        %lu from %s, %lu at another address than the "
 		       "vmlinux's\n", s->vml.from_source, s->vml.symsrc->what, s->vml.disagree);

@@ -125,8 +125,8 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 		o->json_kernel(f, o->json_kernel_arg);
 		fputs(", \"source\": \"stacks\", \"pools\": [", f);
 	} else {
-		fputs("# kmempool waiters - derived from kernel memory (task stacks and DWARF), "
-		      "not the kernel's /proc/mempool\n", f);
+		fprintf(f, "# kmempool waiters - derived from kernel memory (task stacks and %s), "
+			"not the kernel's /proc/mempool\n", kmp_vmlinux_types(k->vml));
 		if (o->series)
 			fputs("# --source stacks: the search a kernel without mempool_list gets\n", f);
 		else
