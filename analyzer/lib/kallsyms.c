@@ -55,6 +55,7 @@ bool kmp_vmcoreinfo_symbol(const char *vmcoreinfo, const char *name, uint64_t *a
 
 void kmp_kallsyms_free(struct kmp_kallsyms *ks)
 {
+	free(ks->byname);
 	free(ks->syms);
 	free(ks->str);
 	memset(ks, 0, sizeof(*ks));
@@ -82,24 +83,45 @@ static unsigned char sym_info(char type)
 	return ELF64_ST_INFO(bind, STT_NOTYPE);
 }
 
-/* Expand entry @i's @len tokens at @p into @out (type letter first); false if bad. */
-static bool expand(const struct kmp_kallsyms_raw *r, const uint8_t *p, size_t len, char *out,
-		   size_t *outlen)
+/*
+ * The 256 tokens, each checked once: a NUL within the table, printable
+ * characters only.  @len[c] is 0 for a token that is not.
+ */
+static void check_tokens(const struct kmp_kallsyms_raw *r, uint16_t len[256])
+{
+	for (int c = 0; c < 256; c++) {
+		size_t at = r->token_index[c], n = 0;
+
+		len[c] = 0;
+		if (at >= r->token_len)
+			continue;
+		while (at + n < r->token_len && r->token_table[at + n] >= 0x21 &&
+		       r->token_table[at + n] <= 0x7e && n < KMP_KALLSYMS_NAME_MAX)
+			n++;
+		if (at + n < r->token_len && !r->token_table[at + n])
+			len[c] = (uint16_t)n;
+	}
+}
+
+/*
+ * Expand @len tokens at @p into @out, which has room for
+ * KMP_KALLSYMS_NAME_MAX bytes (the type letter first); false if a token
+ * is bad or the name too long.  Tokens are a few bytes: copied by hand.
+ */
+static bool expand(const struct kmp_kallsyms_raw *r, const uint16_t tlen[256], const uint8_t *p,
+		   size_t len, char *out, size_t *outlen)
 {
 	size_t o = 0;
 
 	for (size_t k = 0; k < len; k++) {
-		size_t at = r->token_index[p[k]];
+		size_t n = tlen[p[k]];
+		const char *t = r->token_table + r->token_index[p[k]];
 
-		if (at >= r->token_len)
+		if (!n || o + n >= KMP_KALLSYMS_NAME_MAX)
 			return false;
-		for (; r->token_table[at]; at++) {
-			unsigned char c = (unsigned char)r->token_table[at];
-
-			if (at + 1 >= r->token_len || o + 1 >= KMP_KALLSYMS_NAME_MAX || c < 0x21 || c > 0x7e)
-				return false;
-			out[o++] = (char)c;
-		}
+		for (size_t j = 0; j < n; j++)
+			out[o + j] = t[j];
+		o += n;
 	}
 	out[o] = '\0';
 	*outlen = o;
@@ -136,7 +158,12 @@ static bool str_room(struct kmp_kallsyms *ks, size_t *cap, size_t add)
 /* Sizes: the distance to the next higher address (the last symbol keeps none). */
 static void set_sizes(struct kmp_kallsyms *ks)
 {
-	qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
+	bool sorted = true;
+
+	for (size_t i = 1; i < ks->n && sorted; i++)
+		sorted = cmp_addr(&ks->syms[i - 1], &ks->syms[i]) <= 0;
+	if (!sorted)	/* the kernel writes them in address order */
+		qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
 	for (size_t i = 0, j = 0; i < ks->n; i = j) {
 		for (j = i + 1; j < ks->n && ks->syms[j].st_value == ks->syms[i].st_value; j++)
 			;
@@ -145,11 +172,80 @@ static void set_sizes(struct kmp_kallsyms *ks)
 	}
 }
 
+/* FNV-1a of a name. */
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The index by name; without memory for it the look-ups are linear. */
+static void index_names(struct kmp_kallsyms *ks)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * ks->n)
+		cap *= 2;
+	if (!(ks->byname = malloc(cap * sizeof(*ks->byname))))
+		return;
+	memset(ks->byname, 0xff, cap * sizeof(*ks->byname));
+	ks->nbyname = cap;
+	for (size_t i = 0; i < ks->n; i++) {
+		size_t h = hash(ks->str + ks->syms[i].st_name) & (cap - 1);
+
+		while (ks->byname[h] != UINT32_MAX)
+			h = (h + 1) & (cap - 1);
+		ks->byname[h] = (uint32_t)i;
+	}
+}
+
+/* Is @s a better answer for a name than @best: global over local, then the lower address. */
+static bool better(const Elf64_Sym *s, const Elf64_Sym *best)
+{
+	bool g = ELF64_ST_BIND(s->st_info) == STB_GLOBAL;
+	bool bg = ELF64_ST_BIND(best->st_info) == STB_GLOBAL;
+
+	return g != bg ? g : s->st_value < best->st_value;
+}
+
+void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n)
+{
+	for (size_t q = 0; q < n; q++) {
+		const Elf64_Sym *best = NULL;
+
+		if (ks->byname) {
+			for (size_t h = hash(syms[q].name) & (ks->nbyname - 1);
+			     ks->byname[h] != UINT32_MAX; h = (h + 1) & (ks->nbyname - 1)) {
+				const Elf64_Sym *s = &ks->syms[ks->byname[h]];
+
+				if (!strcmp(ks->str + s->st_name, syms[q].name) && (!best || better(s, best)))
+					best = s;
+			}
+		} else {
+			for (size_t i = 0; i < ks->n; i++) {
+				const Elf64_Sym *s = &ks->syms[i];
+
+				if (!strcmp(ks->str + s->st_name, syms[q].name) && (!best || better(s, best)))
+					best = s;
+			}
+		}
+		syms[q].found = best != NULL;
+		if (best) {
+			syms[q].addr = best->st_value;
+			syms[q].size = best->st_size;
+		}
+	}
+}
+
 bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw *r,
 			 uint64_t kaslr, struct kmp_err *err)
 {
 	size_t pos = 0, cap = 0;
 	bool abs_percpu = false;
+	uint16_t tlen[256];
 
 	memset(ks, 0, sizeof(*ks));
 	if (!r->num || r->num > KMP_KALLSYMS_MAX_SYMS) {
@@ -159,6 +255,7 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 	}
 	for (uint32_t i = 0; r->have_base && i < r->num; i++)
 		abs_percpu |= r->offsets[i] < 0;
+	check_tokens(r, tlen);
 	ks->relative_base = r->have_base;
 	ks->abs_percpu = abs_percpu;
 	if (!(ks->syms = calloc(r->num, sizeof(*ks->syms))) || !str_room(ks, &cap, 1)) {
@@ -167,9 +264,9 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 	}
 	ks->str[ks->strsize++] = '\0';
 	for (uint32_t i = 0; i < r->num; i++) {
-		char name[KMP_KALLSYMS_NAME_MAX];
 		size_t len, nlen;
 		uint64_t addr;
+		char *name;
 
 		if (pos >= r->names_len)
 			goto bad;
@@ -179,24 +276,29 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 				goto bad;
 			len = (len & 0x7f) | (size_t)r->names[pos++] << 7;
 		}
-		if (!len || len > r->names_len - pos || !expand(r, r->names + pos, len, name, &nlen))
+		if (!str_room(ks, &cap, KMP_KALLSYMS_NAME_MAX)) {
+			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol names");
+			goto fail;
+		}
+		/* Expanded in place: the type letter, then the name and its NUL. */
+		name = ks->str + ks->strsize - 1;
+		if (!len || len > r->names_len - pos || !expand(r, tlen, r->names + pos, len, name, &nlen))
 			goto bad;
 		pos += len;
 		addr = sym_address(r, i, abs_percpu);
-		if (addr < kaslr)
-			continue;	/* a per-CPU offset, not an address */
-		if (!str_room(ks, &cap, nlen)) {
-			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol names");
-			goto fail;
+		if (addr < kaslr) {
+			name[0] = '\0';	/* a per-CPU offset, not an address */
+			continue;
 		}
 		ks->syms[ks->n] = (Elf64_Sym){ .st_name = (Elf64_Word)ks->strsize,
 					       .st_info = sym_info(name[0]), .st_shndx = 1,
 					       .st_value = addr - kaslr };
-		memcpy(ks->str + ks->strsize, name + 1, nlen);	/* without the type, with the NUL */
-		ks->strsize += nlen;
+		name[0] = '\0';	/* the previous name's NUL again */
+		ks->strsize += nlen;	/* the name and its NUL (the letter's place was the NUL) */
 		ks->n++;
 	}
 	set_sizes(ks);
+	index_names(ks);
 	return true;
 bad:
 	kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's symbol table (kallsyms) is damaged: entry %zu "

@@ -32,6 +32,8 @@ struct kmp_kallsyms {
 	size_t n;
 	char *str;		/* str[0] == '\0'; each name NUL-terminated */
 	size_t strsize;
+	uint32_t *byname;	/* open-addressed index of syms by name hash, UINT32_MAX: free */
+	size_t nbyname;		/* a power of two, at least 2 * n */
 	bool relative_base;	/* 6.x: offsets from kallsyms_relative_base */
 	bool abs_percpu;	/* ... with per-CPU symbols as absolute values */
 };
@@ -55,8 +57,8 @@ bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char 
 void kmp_kallsyms_free(struct kmp_kallsyms *ks);
 
 /*
- * Find each of @syms by name (vmdump.c): a global symbol of that name,
- * else the lowest-addressed local one; sizes as above.
+ * Find each of @syms by name: a global symbol of that name, else the
+ * lowest-addressed local one; sizes as above.
  */
 void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n);
 
