@@ -81,6 +81,8 @@ fi
 # hang; its lines are printed after the stock step's.
 bg_step "deb" bash "$ROOT/vmcore-tests/test-deb.sh"
 step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
+# The same dumps from the dump alone: BTF and kallsyms, no vmlinux (issue 33).
+step "btf" bash "$ROOT/vmcore-tests/test-btf.sh" bookworm
 # debuginfod (issue 20): a real server indexing the stock rig's -dbg .deb, the stock dump without a vmlinux on disk.
 step "debuginfod" bash "$ROOT/vmcore-tests/test-debuginfod.sh"
 # kmempool triage (issue 20) over the kdump and stock tests' dumps, a truncated copy and crafted cores.
@@ -95,6 +97,7 @@ step "top" bash "$ROOT/vmcore-tests/test-top.sh"
 # private apt configuration and a trixie chroot (build/debian-trixie; the
 # other suites: make test-kernels).
 step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie
+step "btf-trixie" bash "$ROOT/vmcore-tests/test-btf.sh" trixie
 # The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
 # debootstrap chroot (cached in build/deb-chroot), the report there
 # (started before the stock step).

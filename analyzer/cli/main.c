@@ -247,6 +247,8 @@ static void json_kernel(FILE *f, const struct kmp_session *s)
 		kmp_json_string(f, s->version);
 	else
 		fputs("null", f);
+	fputs(", \"types\": ", f);
+	kmp_json_string(f, kmp_vmlinux_types(&s->vml));
 	fputc('}', f);
 }
 
@@ -606,8 +608,6 @@ static bool cmd_info(struct kmp_session *s, const struct cli *c)
 			printf("null");
 		else
 			kmp_json_string(stdout, s->vml.path);
-		printf(", \"types\": ");
-		kmp_json_string(stdout, kmp_vmlinux_types(&s->vml));
 		printf(", \"mempool_format\": ");
 		if (s->series)
 			kmp_json_string(stdout, s->version);
