@@ -18,12 +18,33 @@
 
 static const char btf_tag;	/* the abbrev of every BTF handle */
 
+/*
+ * What libbpf 1.1 leaves unchecked and the kernel's own parser refuses:
+ * sections that are not 4-byte aligned (the type records would be read
+ * misaligned) or that lie past the blob.
+ */
+static bool header_ok(const void *data, uint64_t size)
+{
+	struct btf_header h;
+
+	memcpy(&h, data, sizeof(h));
+	return h.magic == BTF_MAGIC && h.version == BTF_VERSION && h.hdr_len >= sizeof(h) &&
+	       h.hdr_len % 4 == 0 && h.hdr_len <= size && h.type_off % 4 == 0 &&
+	       h.type_len % 4 == 0 && (uint64_t)h.type_off + h.type_len <= size - h.hdr_len &&
+	       (uint64_t)h.str_off + h.str_len <= size - h.hdr_len;
+}
+
 bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err)
 {
 	memset(b, 0, sizeof(*b));
 	if (size < 24 || size > KMP_BTF_MAX) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF is %" PRIu64 " bytes: not a BTF "
 			   "section (damaged?)", size);
+		return false;
+	}
+	if (!header_ok(data, size)) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF (%" PRIu64 " bytes) has a bad header "
+			   "(magic, version, or sections unaligned or past its end)", size);
 		return false;
 	}
 	errno = 0;

@@ -385,6 +385,15 @@ static void test_btf_damaged(void)
 	btf_refused("a type section past the end of the BTF", c, size);
 	free(c);
 
+	c = malloc(size + 1);
+	memcpy(c, d, size);
+	h = c;
+	memmove((char *)c + h->hdr_len + 1, (char *)c + h->hdr_len, size - h->hdr_len);
+	h->type_off = 1;	/* the type records one byte further: misaligned */
+	h->str_off += 1;
+	btf_refused("a type section at an unaligned offset", c, size + 1);
+	free(c);
+
 	btf_refused("a blob cut after its header", d, 30);
 	btf_refused("16 bytes", d, 16);
 
