@@ -7,20 +7,29 @@ differ only by the documented fallback, SYMBOL+0xOFF where DWARF gives a
 member path inside the global SYMBOL (BTF types no global variables).  Each
 name that differs is printed.  Exit 0: equal up to that; 1: not.
 
-    compare_btf.py waiters|scan DWARF.json BTF.json
+    compare_btf.py waiters|scan DWARF.json BTF.json [--live]
+
+--live: two runs on a running kernel, one after the other: the search's own
+counts (bytes and slabs scanned, candidates) follow the slabs allocated in
+between and are not compared; the pools, values and waiters are.
 """
 import json
 import re
 import sys
 
-# "*sym+0x18 [mod]", "sym+0x78": the fallback of a pool inside a global.
+# "*sym+0x18 [mod]", "sym+0x78": the fallback of a pool inside a global;
+# "(*sym)+0x10 [mod]": inside the object a global points to (DWARF: sym->member).
 FALLBACK = re.compile(r'^(\*?)([A-Za-z_][A-Za-z0-9_.]*)\+0x[0-9a-f]+( \[[A-Za-z0-9_-]+\])?$')
+POINTEE = re.compile(r'^\(\*([A-Za-z_][A-Za-z0-9_.]*)\)\+0x[0-9a-f]+( \[[A-Za-z0-9_-]+\])?$')
 TOP = {'waiters': ['unknown', 'tasks', 'tasks_blocked', 'complete'],
        'scan': ['scanned_bytes', 'slabs', 'candidates', 'rejected', 'complete']}
 
 
 def name_ok(dwarf, btf):
     """BTF's name is SYMBOL+0xOFF of the global DWARF names by a path in it."""
+    m = POINTEE.match(btf)
+    if m:
+        return dwarf.startswith(m.group(1) + '->') and dwarf.endswith(m.group(2) or '')
     m = FALLBACK.match(btf)
     if not m:
         return False
@@ -33,9 +42,10 @@ def name_ok(dwarf, btf):
 
 def main():
     kind, dpath, bpath = sys.argv[1:4]
+    live = '--live' in sys.argv[4:]
     d, b = json.load(open(dpath)), json.load(open(bpath))
     bad = []
-    for key in TOP[kind]:
+    for key in (['complete'] if live and kind == 'scan' else TOP[kind]):
         if d.get(key) != b.get(key):
             bad.append(f'{key}: DWARF {d.get(key)!r}, BTF {b.get(key)!r}')
     dp = {p['address']: p for p in d.get('pools', [])}

@@ -90,7 +90,7 @@ for SUITE in "${SUITES[@]}"; do
 		if [ -f "$D/live-btf-$cmd.json" ] && [ -f "$D/live-$cmd.json" ]; then
 			if [ "$(cat "$D/live-btf-$cmd.rc")" = "$(cat "$D/live-$cmd.rc")" ] &&
 			   $PY "$ROOT/vmcore-tests/compare_btf.py" $cmd "$D/live-$cmd.json" \
-				"$D/live-btf-$cmd.json" > "$O/live-$cmd.cmp" 2>&1; then
+				"$D/live-btf-$cmd.json" --live > "$O/live-$cmd.cmp" 2>&1; then
 				ok "live $cmd on /proc/kcore from BTF = with the vmlinux ($(tail -1 "$O/live-$cmd.cmp" | sed 's/^ *//'))"
 			else
 				not_ok "live $cmd on /proc/kcore from BTF differs (exit $(cat "$D/live-btf-$cmd.rc") vs $(cat "$D/live-$cmd.rc")): $(grep -v fallback "$O/live-$cmd.cmp" | head -4 | tr '\n' ';') $(head -c 200 "$D/live-btf-$cmd.err")"
