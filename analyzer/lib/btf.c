@@ -11,6 +11,7 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -305,4 +306,84 @@ bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value)
 		return false;
 	*value = f.value;
 	return true;
+}
+
+/*
+ * The path to a struct named @pool at @off inside type @id ("bio_pool",
+ * "a.b", "c[2]"; "" when @id is that struct and @off 0).  A union's
+ * members are tried in order.  False if no such member lies exactly there.
+ */
+static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const char *pool,
+		      char *out, size_t len, int depth)
+{
+	const struct btf_type *t;
+	const char *n;
+	int r;
+
+	if (depth > 8 || !id || id >= b->ntypes || (r = btf__resolve_type(b->btf, id)) <= 0 ||
+	    (uint32_t)r >= b->ntypes || !(t = btf__type_by_id(b->btf, (uint32_t)r)))
+		return false;
+	if (btf_is_struct(t) && !off && (n = btf__name_by_offset(b->btf, t->name_off)) &&
+	    !strcmp(n, pool)) {
+		out[0] = '\0';
+		return true;
+	}
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		uint64_t es;
+		int w;
+
+		if (!size_of(b, a->type, &es) || !es || off / es >= a->nelems)
+			return false;
+		w = snprintf(out, len, "[%" PRIu64 "]", off / es);
+		return w > 0 && (size_t)w < len &&
+		       pool_path(b, a->type, off % es, pool, out + w, len - (size_t)w, depth + 1);
+	}
+	if (!btf_is_composite(t))
+		return false;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = btf_members(t) + i;
+		uint32_t bits = btf_member_bit_offset(t, i);
+		uint64_t ms, mo = bits / 8;
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : "";
+		int w;
+
+		if (!mn || bits % 8 || btf_member_bitfield_size(t, i) || off < mo ||
+		    !size_of(b, m->type, &ms) || off - mo >= ms)
+			continue;
+		w = *mn ? snprintf(out, len, ".%s", mn) : 0;
+		if (w >= 0 && (size_t)w < len &&
+		    pool_path(b, m->type, off - mo, pool, out + w, len - (size_t)w, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
+			 char *path, size_t len)
+{
+	char cand[256], first[256] = "";
+	unsigned int n = 0;
+
+	if (!b || !size || off >= size)
+		return false;
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const char *name;
+
+		/* A named struct whose size fits the global: at most @size, less than 64 below it. */
+		if (!t || !btf_is_struct(t) || !t->name_off || t->size > size || size - t->size >= 64 ||
+		    t->size <= off || !(name = btf__name_by_offset(b->btf, t->name_off)) ||
+		    !strcmp(name, pool))
+			continue;
+		if (!pool_path(b, id, off, pool, cand, sizeof(cand), 0) || !cand[0])
+			continue;
+		if (n && strcmp(cand, first))
+			return false;	/* two structs, two answers: no guess */
+		if (!n++)
+			snprintf(first, sizeof(first), "%s", cand);
+	}
+	if (n && first[0] == '.')
+		snprintf(path, len, "%s", first + 1);
+	return n && first[0] == '.';
 }

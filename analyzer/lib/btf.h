@@ -54,6 +54,16 @@ bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value);
 /* Every enumerator of @e, in order: @fn(arg, name, value); false if @e is no enum. */
 bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *name,
 							int64_t value), void *arg);
+/*
+ * BTF types no global variables (but per-CPU ones): for a pool at @off in
+ * a global of @size bytes (kallsyms: up to the next symbol), the member
+ * path ("bio_pool", "a.b[1]") when every named struct of a size that fits
+ * (at most @size, less than 64 bytes below) and holds a struct @pool at
+ * exactly @off holds it at the same path; false when none does or two
+ * disagree (never a guess between two).
+ */
+bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
+			 char *path, size_t len);
 /* The name of the struct, union or enum of a handle ("" if none). */
 const char *kmp_btf_name(const Dwarf_Die *t);
 

@@ -409,6 +409,51 @@ static void test_btf_damaged(void)
 	btf__free(lb);
 }
 
+/* A global of @size with a pool at @off: kmp_btf_pool_member()'s answer, "" if none. */
+static const char *pool_member(struct btf *b, uint64_t size, uint64_t off, char *path)
+{
+	uint32_t n;
+	const void *d = btf__raw_data(b, &n);
+	struct kmp_err err;
+	struct kmp_btf kb;
+	bool ok;
+
+	path[0] = '\0';
+	if (!kmp_btf_parse(&kb, d, n, &err))
+		return "(no parse)";
+	ok = kmp_btf_pool_member(&kb, size, off, "mempool_s", path, 128);
+	kmp_btf_free(&kb);
+	return ok ? path : "";
+}
+
+static void test_btf_pool_member(void)
+{
+	struct btf *b = make_btf(false);
+	int pool = btf__find_by_name_kind(b, "mempool_s", BTF_KIND_STRUCT);
+	int i_int = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
+	char path[128];
+
+	begin("BTF: a global's pool named by the one struct that fits and holds it there");
+	btf__add_struct(b, "bio_set", 168);		/* two pools, at 16 and 88 */
+	btf__add_field(b, "front_pad", i_int, 0, 0);
+	btf__add_field(b, "bio_pool", pool, 128, 0);
+	btf__add_field(b, "bvec_pool", pool, 704, 0);
+	CHECK(!strcmp(pool_member(b, 168, 88, path), "bvec_pool"), "168/88: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 192, 16, path), "bio_pool"), "192 (padding)/16: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 20, path), ""), "not at a pool's start: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 256, 16, path), ""), "a size 88 bytes off: '%s'", path);
+	end();
+
+	begin("BTF: two structs that fit hold a pool at the offset under two names: no guess");
+	btf__add_struct(b, "other_set", 160);
+	btf__add_field(b, "pad", i_int, 0, 0);
+	btf__add_field(b, "rq_pool", pool, 128, 0);
+	CHECK(!strcmp(pool_member(b, 168, 16, path), ""), "guessed '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 88, path), "bvec_pool"), "the other offset: '%s'", path);
+	end();
+	btf__free(b);
+}
+
 /* Fuzz seeds: the BTF above, and kallsyms tables in fuzz_kallsyms's format. */
 static int seeds(const char *dir)
 {
@@ -435,6 +480,7 @@ int main(int argc, char **argv)
 	test_vmcoreinfo_symbol();
 	test_btf_layout();
 	test_btf_damaged();
+	test_btf_pool_member();
 	printf("unit-btf: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
