@@ -85,6 +85,31 @@ for SUITE in "${SUITES[@]}"; do
 	rc=$?
 	check "--types dwarf with no vmlinux anywhere: exit 3 (got $rc: $(head -c 200 "$O/types-dwarf.err"))" \
 		[ $rc = 3 ]
+	# A copy of the ELF dump with its kallsyms tables or BTF damaged in place
+	# (btf_damage.py): one line and exit 6 (or 5), never a signal.
+	if [ -f "$D/dump-elf" ] && cp "$D/dump-elf" "$O/dump-elf-damaged"; then
+		for c in num_syms names_len token_index btf_magic btf_size btf_id btf_loop; do
+			if ! $PY "$ROOT/vmcore-tests/btf_damage.py" "$O/dump-elf-damaged" $c \
+				"$SUITE_K/vmlinux" > "$O/damage-$c.patches" 2> "$O/damage-$c.py.err"; then
+				not_ok "damaged $c: the dump could not be damaged: $(head -c 200 "$O/damage-$c.py.err")"
+				continue
+			fi
+			alone waiters -c "$O/dump-elf-damaged" > "$O/damage-$c.out" 2> "$O/damage-$c.err"
+			rc=$?
+			while read -r off n; do
+				dd if="$D/dump-elf" of="$O/dump-elf-damaged" bs=1 skip="$off" seek="$off" \
+					count="$n" conv=notrunc status=none
+			done < "$O/damage-$c.patches"
+			if { [ $rc = 6 ] || [ $rc = 5 ]; } && [ "$(wc -l < "$O/damage-$c.err")" = 1 ]; then
+				ok "damaged $c in the dump: exit $rc, one line: $(cat "$O/damage-$c.err")"
+			else
+				not_ok "damaged $c in the dump: exit $rc (want 5 or 6, one line): $(head -c 300 "$O/damage-$c.err")"
+			fi
+		done
+		cmp -s "$D/dump-elf" "$O/dump-elf-damaged" ||
+			not_ok "the damaged copy of the ELF dump was not restored"
+		rm -f "$O/dump-elf-damaged"
+	fi
 	# Live in the stock guest: from BTF against with the vmlinux (and -M).
 	for cmd in waiters scan; do
 		if [ -f "$D/live-btf-$cmd.json" ] && [ -f "$D/live-$cmd.json" ]; then
