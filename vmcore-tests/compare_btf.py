@@ -10,8 +10,9 @@ name that differs is printed.  Exit 0: equal up to that; 1: not.
     compare_btf.py waiters|scan DWARF.json BTF.json [--live]
 
 --live: two runs on a running kernel, one after the other: the search's own
-counts (bytes and slabs scanned, candidates) follow the slabs allocated in
-between and are not compared; the pools, values and waiters are.
+counts (bytes and slabs scanned, candidates; the number of tasks) follow the
+slabs allocated and the tasks started in between and are not compared; the
+pools, values and waiters are.
 """
 import json
 import re
@@ -45,7 +46,8 @@ def main():
     live = '--live' in sys.argv[4:]
     d, b = json.load(open(dpath)), json.load(open(bpath))
     bad = []
-    for key in (['complete'] if live and kind == 'scan' else TOP[kind]):
+    keys = [k for k in TOP[kind] if not live or k in ('complete', 'unknown', 'tasks_blocked')]
+    for key in keys:
         if d.get(key) != b.get(key):
             bad.append(f'{key}: DWARF {d.get(key)!r}, BTF {b.get(key)!r}')
     dp = {p['address']: p for p in d.get('pools', [])}
