@@ -80,6 +80,22 @@ for SUITE in "${SUITES[@]}"; do
 	else
 		not_ok "info from the dump alone: $(head -c 300 "$O/info.diff") $(grep '^types' "$O/info-btf")"
 	fi
+	# triage: a dump whose vmlinux is nowhere still gets its line, the same pools.
+	alone triage "$D/dump-flat" > "$O/triage.json" 2> "$O/triage.err"
+	rc=$?
+	if [ $rc = 0 ] && $PY - "$O/triage.json" "$O/dump-flat-waiters-dwarf.json" <<'PY'
+import json, sys
+t = json.loads(open(sys.argv[1]).readline())
+w = json.load(open(sys.argv[2]))
+exhausted = {p['address'] for p in t['exhausted']}
+dry = {p['address'] for p in w['pools'] if p['curr_nr'] == 0 and p['waiting']}
+sys.exit(0 if exhausted == dry and t['waiters'] == sum(len(p['waiters']) for p in w['pools']) else 1)
+PY
+	then
+		ok "triage from the dump alone: its line, with the exhausted pools and waiters of the DWARF answer"
+	else
+		not_ok "triage from the dump alone: exit $rc: $(head -c 300 "$O/triage.json" "$O/triage.err")"
+	fi
 	# --types dwarf with no vmlinux reachable: exit 3 as before.
 	alone waiters --types dwarf -c "$D/dump-flat" > /dev/null 2> "$O/types-dwarf.err"
 	rc=$?
