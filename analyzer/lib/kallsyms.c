@@ -83,44 +83,56 @@ static unsigned char sym_info(char type)
 	return ELF64_ST_INFO(bind, STT_NOTYPE);
 }
 
+/* Tokens up to this long are copied as one block of this size. */
+#define TOKEN_SLOT 16
+
 /*
  * The 256 tokens, each checked once: a NUL within the table, printable
- * characters only.  @len[c] is 0 for a token that is not.
+ * characters only; len[c] is 0 for a token that is not.  Short tokens are
+ * also kept in slot[c], padded to TOKEN_SLOT bytes.
  */
-static void check_tokens(const struct kmp_kallsyms_raw *r, uint16_t len[256])
+struct tokens {
+	uint16_t len[256];
+	char slot[256][TOKEN_SLOT];
+};
+
+static void check_tokens(const struct kmp_kallsyms_raw *r, struct tokens *t)
 {
+	memset(t, 0, sizeof(*t));
 	for (int c = 0; c < 256; c++) {
 		size_t at = r->token_index[c], n = 0;
 
-		len[c] = 0;
 		if (at >= r->token_len)
 			continue;
 		while (at + n < r->token_len && r->token_table[at + n] >= 0x21 &&
 		       r->token_table[at + n] <= 0x7e && n < KMP_KALLSYMS_NAME_MAX)
 			n++;
-		if (at + n < r->token_len && !r->token_table[at + n])
-			len[c] = (uint16_t)n;
+		if (at + n >= r->token_len || r->token_table[at + n])
+			continue;
+		t->len[c] = (uint16_t)n;
+		memcpy(t->slot[c], r->token_table + at, n < TOKEN_SLOT ? n : TOKEN_SLOT);
 	}
 }
 
 /*
  * Expand @len tokens at @p into @out, which has room for
- * KMP_KALLSYMS_NAME_MAX bytes (the type letter first); false if a token
- * is bad or the name too long.  Tokens are a few bytes: copied by hand.
+ * KMP_KALLSYMS_NAME_MAX + TOKEN_SLOT bytes (the type letter first); false
+ * if a token is bad or the name too long.
  */
-static bool expand(const struct kmp_kallsyms_raw *r, const uint16_t tlen[256], const uint8_t *p,
+static bool expand(const struct kmp_kallsyms_raw *r, const struct tokens *t, const uint8_t *p,
 		   size_t len, char *out, size_t *outlen)
 {
 	size_t o = 0;
 
 	for (size_t k = 0; k < len; k++) {
-		size_t n = tlen[p[k]];
-		const char *t = r->token_table + r->token_index[p[k]];
+		size_t n = t->len[p[k]];
 
 		if (!n || o + n >= KMP_KALLSYMS_NAME_MAX)
 			return false;
-		for (size_t j = 0; j < n; j++)
-			out[o + j] = t[j];
+		if (n <= TOKEN_SLOT)
+			memcpy(out + o, t->slot[p[k]], TOKEN_SLOT);	/* one block store */
+		else
+			memcpy(out + o, r->token_table + r->token_index[p[k]], n);
 		o += n;
 	}
 	out[o] = '\0';
@@ -245,7 +257,7 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 {
 	size_t pos = 0, cap = 0;
 	bool abs_percpu = false;
-	uint16_t tlen[256];
+	struct tokens tok;
 
 	memset(ks, 0, sizeof(*ks));
 	if (!r->num || r->num > KMP_KALLSYMS_MAX_SYMS) {
@@ -255,7 +267,7 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 	}
 	for (uint32_t i = 0; r->have_base && i < r->num; i++)
 		abs_percpu |= r->offsets[i] < 0;
-	check_tokens(r, tlen);
+	check_tokens(r, &tok);
 	ks->relative_base = r->have_base;
 	ks->abs_percpu = abs_percpu;
 	if (!(ks->syms = calloc(r->num, sizeof(*ks->syms))) || !str_room(ks, &cap, 1)) {
@@ -276,13 +288,13 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 				goto bad;
 			len = (len & 0x7f) | (size_t)r->names[pos++] << 7;
 		}
-		if (!str_room(ks, &cap, KMP_KALLSYMS_NAME_MAX)) {
+		if (!str_room(ks, &cap, KMP_KALLSYMS_NAME_MAX + TOKEN_SLOT)) {
 			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol names");
 			goto fail;
 		}
 		/* Expanded in place: the type letter, then the name and its NUL. */
 		name = ks->str + ks->strsize - 1;
-		if (!len || len > r->names_len - pos || !expand(r, tlen, r->names + pos, len, name, &nlen))
+		if (!len || len > r->names_len - pos || !expand(r, &tok, r->names + pos, len, name, &nlen))
 			goto bad;
 		pos += len;
 		addr = sym_address(r, i, abs_percpu);
