@@ -6,7 +6,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build
-KMP=$B/analyzer/kmempool
+KMP=${KMP_ANALYZER:-$B/analyzer/kmempool}
 [ -x "$KMP" ] || make -s -C "$ROOT" analyzer
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 failed=""

@@ -267,7 +267,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {
-		.json = c->json, .series = s->series,
+		.json = c->json, .series = s->series, .verbose = c->verbose,
 		.max_tasks = c->o.lim.max_pools, .max_waiters = c->o.lim.max_waiters,
 		.json_kernel = json_kernel_cb, .json_kernel_arg = s,
 	};

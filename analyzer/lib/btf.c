@@ -387,3 +387,26 @@ bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, c
 		snprintf(path, len, "%s", first + 1);
 	return n && first[0] == '.';
 }
+
+bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
+{
+	const struct kmp_btf *b = kmp_btf_of(st);
+	const struct btf_type *t;
+	int r;
+
+	if (!b || !id_of(st) || id_of(st) >= b->ntypes ||
+	    (r = btf__resolve_type(b->btf, id_of(st))) <= 0 || (uint32_t)r >= b->ntypes ||
+	    !(t = btf__type_by_id(b->btf, (uint32_t)r)) || !btf_is_composite(t))
+		return false;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = btf_members(t) + i;
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : NULL;
+
+		if (!mn || strcmp(mn, name))
+			continue;
+		*bit_off = btf_member_bit_offset(t, i);
+		*bits = btf_member_bitfield_size(t, i);
+		return *bits > 0;
+	}
+	return false;
+}

@@ -51,6 +51,7 @@ bool kmp_btf_member(const Dwarf_Die *st, const char *name, struct kmp_field *f);
 bool kmp_btf_member_type(const Dwarf_Die *st, const char *name, Dwarf_Die *type);
 bool kmp_btf_peel(const Dwarf_Die *t, Dwarf_Die *out);
 bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value);
+bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits);
 /* Every enumerator of @e, in order: @fn(arg, name, value); false if @e is no enum. */
 bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *name,
 							int64_t value), void *arg);

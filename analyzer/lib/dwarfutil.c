@@ -422,3 +422,28 @@ bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 	}
 	return find_cu_by_name(dw, suffix, cu);
 }
+
+bool kmp_dwarf_bitfield(Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
+{
+	Dwarf_Die m;
+
+	if (kmp_btf_of(st))
+		return kmp_btf_bitfield(st, name, bit_off, bits);
+	if (dwarf_child(st, &m) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word w, b;
+		const char *mn = dwarf_diename(&m);
+
+		if (dwarf_tag(&m) != DW_TAG_member || !mn || strcmp(mn, name))
+			continue;
+		if (!dwarf_attr(&m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &b) ||
+		    !dwarf_attr(&m, DW_AT_data_bit_offset, &a) || dwarf_formudata(&a, &w))
+			return false;
+		*bit_off = w;
+		*bits = b;
+		return true;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
