@@ -27,6 +27,47 @@ alone() {
 		exec env -u DEBUGINFOD_URLS "$@"' sh "$KMP" "$@"
 }
 
+# frames_vs_drgn MODE...: each waiter's frames above mempool_alloc*() (ORC)
+# in $O/dump-zlib-waiters-MODE.json against drgn's stack trace (the suite's
+# drgn in its chroot when it has one, else the host's).
+frames_vs_drgn() {
+	Z=$D/dump-zlib KO=$SUITE_MOD/kmp_stock.ko
+	if [ -n "$SUITE_ROOT" ] && chroot "$SUITE_ROOT" /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+		w=$SUITE_ROOT/tmp/kmp-btf-frames
+		mkdir -p "$w"
+		for x in "$Z:core" "$SUITE_K/vmlinux:vmlinux" "$KO:kmp_stock.ko" \
+			 "$ROOT/vmcore-tests/bench/drgn_stock_frames.py:oracle.py"; do
+			ln -f "${x%%:*}" "$w/${x##*:}" 2>/dev/null || cp "${x%%:*}" "$w/${x##*:}"
+		done
+		timeout 300 chroot "$SUITE_ROOT" /usr/bin/python3 -B /tmp/kmp-btf-frames/oracle.py \
+			/tmp/kmp-btf-frames/core /tmp/kmp-btf-frames/vmlinux /tmp/kmp-btf-frames/kmp_stock.ko \
+			> "$O/drgn-frames.json" 2> "$O/drgn-frames.err"
+		rm -rf "$w"
+	else
+		timeout 300 /usr/bin/python3 "$ROOT/vmcore-tests/bench/drgn_stock_frames.py" "$Z" \
+			"$SUITE_K/vmlinux" "$KO" > "$O/drgn-frames.json" 2> "$O/drgn-frames.err"
+	fi
+	for mode in "$@"; do
+		if $PY - "$O/dump-zlib-waiters-$mode.json" "$O/drgn-frames.json" > "$O/frames-$mode.cmp" 2>&1 <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))
+mine = {str(w["pid"]): [f["pc"] for f in w.get("frames", [])] for p in k["pools"] for w in p["waiters"]}
+bad = [f"pid {p}: kmempool {mine.get(p)} drgn {d.get(p)}" for p in sorted(set(mine) | set(d))
+       if mine.get(p) != d.get(p)]
+print("; ".join(bad) if bad else f"{len(mine)} waiters, {sum(len(v) for v in mine.values())} frames")
+w = next(w for p in k["pools"] for w in p["waiters"])
+print(" <- ".join(f["function"] for f in w.get("frames", [])))
+sys.exit(1 if bad or not mine or not any(mine.values()) else 0)
+PY
+		then
+			ok "frames above mempool_alloc (ORC, $mode) = drgn's stack traces: $(head -1 "$O/frames-$mode.cmp"), e.g. $(sed -n 2p "$O/frames-$mode.cmp")"
+		else
+			not_ok "frames above mempool_alloc (ORC, $mode) differ from drgn's: $(head -c 400 "$O/frames-$mode.cmp") $(head -c 200 "$O/drgn-frames.err")"
+		fi
+	done
+}
+
 for SUITE in "${SUITES[@]}"; do
 	suite_paths "$SUITE" || { echo "not ok - btf: unknown suite $SUITE"; fail=$((fail + 1)); continue; }
 	GROUP=btf-$SUITE
@@ -47,6 +88,9 @@ for SUITE in "${SUITES[@]}"; do
 		else
 			not_ok "5.10 from the dump alone: exit $rc (want 3 and one line naming kallsyms and -s VMLINUX): $(head -c 400 "$O/waiters.err")"
 		fi
+		# Its frames with the vmlinux (ORC of 5.10: DWARF 4 bit fields, 'end').
+		"$KMP" waiters -f json -c "$D/dump-zlib" -s "$SUITE_K/vmlinux" > "$O/dump-zlib-waiters-dwarf.json" 2>&1
+		frames_vs_drgn dwarf
 		continue
 	fi
 	for f in dump-flat dump-zlib dump-elf; do
@@ -101,44 +145,7 @@ PY
 	rc=$?
 	check "--types dwarf with no vmlinux anywhere: exit 3 (got $rc: $(head -c 200 "$O/types-dwarf.err"))" \
 		[ $rc = 3 ]
-	# Frames (ORC): each waiter's frames above mempool_alloc*(), from the dump
-	# alone and with the vmlinux, against drgn's stack trace (the suite's
-	# drgn in its chroot when it has one, else the host's).
-	Z=$D/dump-zlib KO=$SUITE_MOD/kmp_stock.ko
-	if [ -n "$SUITE_ROOT" ] && chroot "$SUITE_ROOT" /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
-		w=$SUITE_ROOT/tmp/kmp-btf-frames
-		mkdir -p "$w"
-		for x in "$Z:core" "$SUITE_K/vmlinux:vmlinux" "$KO:kmp_stock.ko" \
-			 "$ROOT/vmcore-tests/bench/drgn_stock_frames.py:oracle.py"; do
-			ln -f "${x%%:*}" "$w/${x##*:}" 2>/dev/null || cp "${x%%:*}" "$w/${x##*:}"
-		done
-		timeout 300 chroot "$SUITE_ROOT" /usr/bin/python3 -B /tmp/kmp-btf-frames/oracle.py \
-			/tmp/kmp-btf-frames/core /tmp/kmp-btf-frames/vmlinux /tmp/kmp-btf-frames/kmp_stock.ko \
-			> "$O/drgn-frames.json" 2> "$O/drgn-frames.err"
-		rm -rf "$w"
-	else
-		timeout 300 /usr/bin/python3 "$ROOT/vmcore-tests/bench/drgn_stock_frames.py" "$Z" \
-			"$SUITE_K/vmlinux" "$KO" > "$O/drgn-frames.json" 2> "$O/drgn-frames.err"
-	fi
-	for mode in dwarf btf; do
-		if $PY - "$O/dump-zlib-waiters-$mode.json" "$O/drgn-frames.json" > "$O/frames-$mode.cmp" 2>&1 <<'PY'
-import json, sys
-k = json.load(open(sys.argv[1]))
-d = json.load(open(sys.argv[2]))
-mine = {str(w["pid"]): [f["pc"] for f in w.get("frames", [])] for p in k["pools"] for w in p["waiters"]}
-bad = [f"pid {p}: kmempool {mine.get(p)} drgn {d.get(p)}" for p in sorted(set(mine) | set(d))
-       if mine.get(p) != d.get(p)]
-print("; ".join(bad) if bad else f"{len(mine)} waiters, {sum(len(v) for v in mine.values())} frames")
-w = next(w for p in k["pools"] for w in p["waiters"])
-print(" <- ".join(f["function"] for f in w.get("frames", [])))
-sys.exit(1 if bad or not mine or not any(mine.values()) else 0)
-PY
-		then
-			ok "frames above mempool_alloc (ORC, $mode) = drgn's stack traces: $(head -1 "$O/frames-$mode.cmp"), e.g. $(sed -n 2p "$O/frames-$mode.cmp")"
-		else
-			not_ok "frames above mempool_alloc (ORC, $mode) differ from drgn's: $(head -c 400 "$O/frames-$mode.cmp") $(head -c 200 "$O/drgn-frames.err")"
-		fi
-	done
+	frames_vs_drgn dwarf btf
 	# A copy of the ELF dump with its kallsyms tables or BTF damaged in place
 	# (btf_damage.py): one line and exit 6 (or 5), never a signal.
 	if [ -f "$D/dump-elf" ] && cp "$D/dump-elf" "$O/dump-elf-damaged"; then

@@ -438,10 +438,28 @@ bool kmp_dwarf_bitfield(Dwarf_Die *st, const char *name, uint64_t *bit_off, uint
 
 		if (dwarf_tag(&m) != DW_TAG_member || !mn || strcmp(mn, name))
 			continue;
-		if (!dwarf_attr(&m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &b) ||
-		    !dwarf_attr(&m, DW_AT_data_bit_offset, &a) || dwarf_formudata(&a, &w))
+		if (!dwarf_attr(&m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &b) || !b || b > 64)
 			return false;
-		*bit_off = w;
+		if (dwarf_attr(&m, DW_AT_data_bit_offset, &a) && !dwarf_formudata(&a, &w)) {
+			*bit_off = w;
+		} else {
+			/*
+			 * DWARF 2/3 (gcc's DWARF 4): the storage unit at
+			 * data_member_location, of byte_size, and DW_AT_bit_offset
+			 * counted from its most significant bit: on a
+			 * little-endian machine the low bit is then at
+			 * 8 * byte_size - bit_offset - bit_size.
+			 */
+			Dwarf_Word bsize, boff;
+			uint64_t loc;
+
+			if (!member_location(&m, &loc) || !dwarf_attr(&m, DW_AT_byte_size, &a) ||
+			    dwarf_formudata(&a, &bsize) || bsize > 8 ||
+			    !dwarf_attr(&m, DW_AT_bit_offset, &a) || dwarf_formudata(&a, &boff) ||
+			    boff + b > 8 * bsize)
+				return false;
+			*bit_off = 8 * loc + 8 * bsize - boff - b;
+		}
 		*bits = b;
 		return true;
 	} while (dwarf_siblingof(&m, &m) == 0);

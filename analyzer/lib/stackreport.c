@@ -178,6 +178,8 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 		else
 			fputs("# this kernel has no mempool_list: a pool is named after where it "
 			      "lives; no statistics are kept\n", f);
+		if (!orc && o->verbose)
+			fprintf(f, "# no frames: %s\n", why);
 	}
 	for (size_t i = 0; done && i < fd.n; i++) {
 		const struct kmp_poolinfo *p = fd.v[i].pool;
