@@ -35,6 +35,51 @@ static bool header_ok(const void *data, uint64_t size)
 	       (uint64_t)h.str_off + h.str_len <= size - h.hdr_len;
 }
 
+/* FNV-1a of a name. */
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The kind a look-up asks for (DW_TAG_*), of a type; 0 for others. */
+static int tag_of(const struct btf_type *t)
+{
+	return btf_is_struct(t) ? DW_TAG_structure_type :
+	       btf_is_any_enum(t) ? DW_TAG_enumeration_type : 0;
+}
+
+/* The index of named structs and enums (without memory: kmp_btf_scan() reads them all). */
+static void index_names(struct kmp_btf *b)
+{
+	size_t cap = 16, n = 0;
+
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+
+		n += t && t->name_off && tag_of(t);
+	}
+	while (cap < 2 * n)
+		cap *= 2;
+	if (!(b->byname = calloc(cap, sizeof(*b->byname))))
+		return;
+	b->nbyname = cap;
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const char *name;
+		size_t h;
+
+		if (!t || !t->name_off || !tag_of(t) || !(name = btf__name_by_offset(b->btf, t->name_off)))
+			continue;
+		for (h = hash(name) & (cap - 1); b->byname[h]; h = (h + 1) & (cap - 1))
+			;
+		b->byname[h] = id;	/* ids in order: the first of a name is met first */
+	}
+}
+
 bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err)
 {
 	memset(b, 0, sizeof(*b));
@@ -60,6 +105,7 @@ bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct km
 	}
 	b->ntypes = btf__type_cnt(b->btf);
 	b->size = size;
+	index_names(b);
 	return true;
 }
 
@@ -88,6 +134,7 @@ bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64
 
 void kmp_btf_free(struct kmp_btf *b)
 {
+	free(b->byname);
 	if (b->btf)
 		btf__free(b->btf);
 	memset(b, 0, sizeof(*b));
@@ -128,35 +175,43 @@ const char *kmp_btf_name(const Dwarf_Die *t)
 	return n ? n : "";
 }
 
+/* The first named struct or enum @name of kind @tag: by the index, else a pass over all types. */
+static uint32_t by_name(const struct kmp_btf *b, const char *name, int tag)
+{
+	const char *n;
+
+	if (b->byname) {
+		for (size_t h = hash(name) & (b->nbyname - 1); b->byname[h];
+		     h = (h + 1) & (b->nbyname - 1)) {
+			const struct btf_type *t = btf__type_by_id(b->btf, b->byname[h]);
+
+			if (t && tag_of(t) == tag && (n = btf__name_by_offset(b->btf, t->name_off)) &&
+			    !strcmp(n, name))
+				return b->byname[h];	/* probes meet a name's ids in order */
+		}
+		return 0;
+	}
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+
+		if (t && t->name_off && tag_of(t) == tag &&
+		    (n = btf__name_by_offset(b->btf, t->name_off)) && !strcmp(n, name))
+			return id;
+	}
+	return 0;
+}
+
 void kmp_btf_scan(const Dwarf_Die *all, struct kmp_wanted *w, size_t n)
 {
 	const struct kmp_btf *b = kmp_btf_of(all);
-	size_t missing = 0;
 
-	for (size_t i = 0; i < n; i++)
-		missing += !w[i].found;
-	for (uint32_t id = 1; b && missing && id < b->ntypes; id++) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
-		int tag;
-		const char *name;
+	for (size_t i = 0; b && i < n; i++) {
+		uint32_t id;
 
-		if (!t || !t->name_off)
+		if (w[i].found || !(id = by_name(b, w[i].name, w[i].tag)))
 			continue;
-		if (btf_is_struct(t))
-			tag = DW_TAG_structure_type;
-		else if (btf_is_any_enum(t))
-			tag = DW_TAG_enumeration_type;
-		else
-			continue;
-		if (!(name = btf__name_by_offset(b->btf, t->name_off)))
-			continue;
-		for (size_t i = 0; i < n; i++) {
-			if (!w[i].found && w[i].tag == tag && !strcmp(name, w[i].name)) {
-				kmp_btf_handle(b, id, &w[i].die);
-				w[i].found = true;
-				missing--;
-			}
-		}
+		kmp_btf_handle(b, id, &w[i].die);
+		w[i].found = true;
 	}
 }
 

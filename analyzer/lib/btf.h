@@ -30,6 +30,9 @@ struct kmp_btf {
 	struct btf *btf;
 	uint32_t ntypes;	/* btf__type_cnt(): ids 1 .. ntypes - 1 */
 	uint64_t size;		/* bytes of BTF */
+	/* named structs and enums by name hash, open addressing, 0: free (NULL: none) */
+	uint32_t *byname;
+	size_t nbyname;		/* a power of two */
 };
 
 /* Parse @size bytes at @data (copied by libbpf).  False with @err (kind format). */
