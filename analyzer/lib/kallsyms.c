@@ -320,6 +320,34 @@ fail:
 	return false;
 }
 
+/*
+ * 64 KiB of kallsyms_names at @addr.  The table's end is not known before
+ * it is decoded, so a step may run past it into memory the dump left out:
+ * then the step is read a page at a time and what cannot be read is left
+ * zero (a length of 0, which the decoder refuses if it gets there).
+ */
+static bool read_chunk(struct kmp_mem *mem, uint64_t addr, uint8_t *buf, struct kmp_err *err)
+{
+	uint64_t off = 0;
+	struct kmp_err e;
+
+	if (kmp_read(mem, addr, buf, 65536, &e))
+		return true;
+	memset(buf, 0, 65536);
+	while (off < 65536) {
+		uint64_t n = 4096 - ((addr + off) & 4095);
+
+		if (n > 65536 - off)
+			n = 65536 - off;
+		if (!kmp_read(mem, addr + off, buf + off, n, &e))
+			break;
+		off += n;
+	}
+	if (!off)
+		*err = e;
+	return off > 0;
+}
+
 /* kallsyms_names, read in 64 KiB steps until @num entries are in (bounded). */
 static uint8_t *read_names(struct kmp_mem *mem, uint64_t addr, uint32_t num, size_t *len,
 			   struct kmp_err *err)
@@ -346,7 +374,7 @@ static uint8_t *read_names(struct kmp_mem *mem, uint64_t addr, uint32_t num, siz
 				}
 				buf = nb;
 			}
-			if (!kmp_read(mem, addr + have, buf + have, 65536, err))
+			if (!read_chunk(mem, addr + have, buf + have, err))
 				goto fail;
 			have += 65536;
 			continue;

@@ -20,6 +20,7 @@
 #include "btf.h"
 #include "kallsyms.h"
 #include "layout_check.h"
+#include "memimg.h"
 #include "vmlinux.h"
 
 #include "check.h"
@@ -199,6 +200,56 @@ static void test_kallsyms_damaged(void)
 	kallsyms_refused("a token without its NUL", dmg_unended);
 	kallsyms_refused("a control character in a name", dmg_control);
 	kallsyms_refused("an empty entry", dmg_empty);
+}
+
+/*
+ * kmp_kallsyms_load() on memory laid out as a kernel's: the tables where
+ * VMCOREINFO says, kallsyms_names ending 100 bytes before memory that is
+ * not there (a dump's left-out page): its 64 KiB read falls back to pages.
+ */
+static void test_kallsyms_load_memory(void)
+{
+	const uint64_t base = 0xffffffff81000000ULL, tab = 0xffffffff82000000ULL;
+	struct kmp_sym q[1] = { { .name = "mempool_alloc" } };
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct memimg img;
+	struct kmp_mem mem;
+	struct ktab t;
+	unsigned char *m;
+	char vi[512];
+	uint64_t names;
+
+	begin("kallsyms from memory: names at the end of what the dump holds");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", -1);
+	ktab_add(&t, 'T', "mempool_alloc", -1 - 0x240);
+	memimg_init(&img, &mem);
+	m = memimg_add(&img, tab, 0x3000);
+	names = tab + 0x3000 - 100 - t.nlen;	/* then 100 bytes, then nothing */
+	memcpy(m + (names - tab), t.names, t.nlen);
+	memcpy(m, t.tidx, sizeof(t.tidx));
+	memcpy(m + 0x200, t.ttab, t.tlen);
+	memcpy(m + 0x600, t.offs, 4 * t.num);
+	memcpy(m + 0x700, &t.num, 4);
+	memcpy(m + 0x708, &base, 8);
+	snprintf(vi, sizeof(vi), "SYMBOL(kallsyms_names)=%" PRIx64 "\nSYMBOL(kallsyms_num_syms)=%" PRIx64
+		 "\nSYMBOL(kallsyms_token_table)=%" PRIx64 "\nSYMBOL(kallsyms_token_index)=%" PRIx64
+		 "\nSYMBOL(kallsyms_offsets)=%" PRIx64 "\nSYMBOL(kallsyms_relative_base)=%" PRIx64 "\n",
+		 names, tab + 0x700, tab + 0x200, tab, tab + 0x600, tab + 0x708);
+	/* the token table's read runs 256 bytes past its last token: inside the region */
+	CHECK(kmp_kallsyms_load(&ks, &mem, vi, 0, &err), "%s", err.msg);
+	kmp_kallsyms_find(&ks, q, 1);
+	CHECK(q[0].found && q[0].addr == base + 0x240, "mempool_alloc 0x%" PRIx64, q[0].addr);
+	kmp_kallsyms_free(&ks);
+	end();
+
+	begin("kallsyms from memory: no kallsyms in VMCOREINFO: kind vmlinux (exit 3)");
+	CHECK(!kmp_kallsyms_load(&ks, &mem, "OSRELEASE=5.10.0\n", 0, &err) &&
+	      status(false, &err, false) == KMP_EVMLINUX, "status %d: %s", status(false, &err, false),
+	      err.msg);
+	end();
+	memimg_free(&img);
 }
 
 static void test_vmcoreinfo_symbol(void)
@@ -478,6 +529,7 @@ int main(int argc, char **argv)
 	test_kallsyms_self_relative();
 	test_kallsyms_damaged();
 	test_vmcoreinfo_symbol();
+	test_kallsyms_load_memory();
 	test_btf_layout();
 	test_btf_damaged();
 	test_btf_pool_member();
