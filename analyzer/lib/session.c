@@ -344,6 +344,15 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		kmp_wraperr(err, &why, "cannot read the /proc/mempool format version: %s", why.msg);
 		return false;
 	}
+	if (s->vml.ks) {
+		/*
+		 * kallsyms gives no sizes, only the distance to the next symbol:
+		 * jiffies_64 (u64) and tick_nsec (unsigned long) are 8 bytes on
+		 * a 64-bit kernel when that distance has room for them.
+		 */
+		for (int i = S_JIFFIES; i <= S_TICK; i++)
+			syms[i].size = syms[i].size >= 8 ? 8 : 0;
+	}
 	if (s->layout.v12)
 		session_clock(s, &syms[S_JIFFIES], &syms[S_TICK]);
 	return !s->layout.v6 || session_v6(s, o, syms, path, err);
