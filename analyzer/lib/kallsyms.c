@@ -194,11 +194,12 @@ static uint32_t hash(const char *s)
 	return h;
 }
 
-/* The index by name; without memory for it the look-ups are linear. */
-static void index_names(struct kmp_kallsyms *ks)
+void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 {
 	size_t cap = 16;
 
+	if (ks->byname)
+		return;
 	while (cap < 2 * ks->n)
 		cap *= 2;
 	if (!(ks->byname = malloc(cap * sizeof(*ks->byname))))
@@ -310,7 +311,6 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 		ks->n++;
 	}
 	set_sizes(ks);
-	index_names(ks);
 	return true;
 bad:
 	kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's symbol table (kallsyms) is damaged: entry %zu "

@@ -58,9 +58,16 @@ void kmp_kallsyms_free(struct kmp_kallsyms *ks);
 
 /*
  * Find each of @syms by name: a global symbol of that name, else the
- * lowest-addressed local one; sizes as above.
+ * lowest-addressed local one; sizes as above.  A pass over the table
+ * unless kmp_kallsyms_index() built the index.
  */
 void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n);
+/*
+ * The index by name (without memory for it, look-ups stay linear).  Built
+ * after the BTF is parsed, so that its memory and the BTF's two copies
+ * are not needed at the same moment (issue 33's peak RSS).
+ */
+void kmp_kallsyms_index(struct kmp_kallsyms *ks);
 
 /*
  * The same decoding from tables already in buffers (the fuzz harness and

@@ -40,6 +40,7 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 	}
 	if (!kmp_btf_load(v->btf, mem, b[0].addr + kaslr, b[1].addr + kaslr, err))
 		goto fail;
+	kmp_kallsyms_index(v->ks);
 	return true;
 fail:
 	kmp_vmlinux_close(v);

@@ -103,7 +103,10 @@ static void test_kallsyms_relative(void)
 	r.relative_base = base;
 	CHECK(kmp_kallsyms_decode(&ks, &r, kaslr, &err), "decode: %s", err.msg);
 	CHECK(ks.abs_percpu && ks.n == 5, "abs_percpu %d, %zu symbols", ks.abs_percpu, ks.n);
-	kmp_kallsyms_find(&ks, q, 4);
+	kmp_kallsyms_find(&ks, q, 4);	/* linear */
+	CHECK(q[0].found && q[0].addr == base + 0x100 - kaslr, "linear: 0x%" PRIx64, q[0].addr);
+	kmp_kallsyms_index(&ks);
+	kmp_kallsyms_find(&ks, q, 4);	/* by the index */
 	CHECK(q[0].found && q[0].addr == base + 0x100 - kaslr && q[0].size == 0x80,
 	      "mempool_alloc: the global one, 0x%" PRIx64 " size 0x%" PRIx64, q[0].addr, q[0].size);
 	CHECK(q[1].found && q[1].addr == base + 0x200000 - kaslr && q[1].size == 0x3000,
