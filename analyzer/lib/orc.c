@@ -215,10 +215,18 @@ static bool calibrate(struct kmp_orc *o, uint64_t func, char *why, size_t len)
 	return true;
 }
 
+static const char *const orc_names[4] = { "__start_orc_unwind_ip", "__stop_orc_unwind_ip",
+					   "__start_orc_unwind", "unwind_next_frame" };
+
+void kmp_orc_expect(struct kmp_vmlinux *vml)
+{
+	kmp_vmlinux_expect(vml, orc_names, 4);
+}
+
 struct kmp_orc *kmp_orc_new(const struct kmp_kernel *k, char *why, size_t len)
 {
-	struct kmp_sym s[4] = { { .name = "__start_orc_unwind_ip" }, { .name = "__stop_orc_unwind_ip" },
-				{ .name = "__start_orc_unwind" }, { .name = "unwind_next_frame" } };
+	struct kmp_sym s[4] = { { .name = orc_names[0] }, { .name = orc_names[1] },
+				{ .name = orc_names[2] }, { .name = orc_names[3] } };
 	struct kmp_orc *o = calloc(1, sizeof(*o));
 
 	if (!o) {

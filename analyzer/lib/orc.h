@@ -24,6 +24,9 @@
 
 struct kmp_orc;
 
+/* Tell @vml the symbols kmp_orc_new() looks up (one read of the symbol tables a run). */
+void kmp_orc_expect(struct kmp_vmlinux *vml);
+
 /*
  * The unwinder of @k, or NULL with @why set when the kernel has no ORC
  * tables or their types (then no frames are printed).  Free with kmp_orc_free().

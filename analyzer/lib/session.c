@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "layout_check.h"
 #include "modbuildid.h"
+#include "orc.h"
 #include "session.h"
 
 /* "Linux version 6.1.192 (...)" -> "6.1.192" */
@@ -276,6 +277,7 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	/* One read of the symbol tables for the whole run. */
 	kmp_kernel_expect(&s->vml);
 	kmp_module_build_id_expect(&s->vml);
+	kmp_orc_expect(&s->vml);
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
 	if (!syms[S_BANNER].found ||
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,

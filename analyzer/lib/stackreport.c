@@ -34,6 +34,8 @@ static void print_frames(FILE *f, bool json, const struct kmp_kernel *k, const s
 	size_t n = orc ? kmp_orc_unwind(orc, task, pcs, KMP_ORC_MAX_FRAMES) : 0;
 	size_t from = all ? 0 : kmp_orc_callers(k, pcs, n);
 
+	/* (Their vmlinux names were looked up together: name_frames().) */
+
 	if (!orc)
 		return;
 	fputs(json ? ", \"frames\": [" : "        ", f);
@@ -54,6 +56,25 @@ static void print_frames(FILE *f, bool json, const struct kmp_kernel *k, const s
 	if (!json && from >= n)
 		fputs(n ? "(no frame above mempool_alloc)" : "(the stack could not be unwound)", f);
 	fputs(json ? "]" : "\n", f);
+}
+
+/*
+ * The vmlinux names of every waiter's frames in one pass over the symbols
+ * (a pass per frame read the whole symbol table each time).
+ */
+static void name_frames(const struct kmp_kernel *k, const struct kmp_orc *orc,
+			const struct kmp_stackwait_list *fd)
+{
+	uint64_t *all = orc ? malloc((fd->n ? fd->n : 1) * KMP_ORC_MAX_FRAMES * sizeof(*all)) : NULL;
+	size_t n = 0;
+
+	if (!all)
+		return;
+	for (size_t i = 0; i < fd->n; i++)
+		if (fd->v[i].kind == KMP_SW_WAITING)
+			n += kmp_orc_unwind(orc, fd->v[i].task.addr, all + n, KMP_ORC_MAX_FRAMES);
+	kmp_kernel_symbolize_prepare(k, all, n);
+	free(all);
 }
 
 static void print_task(FILE *f, bool json, const struct kmp_task *t, bool first,
@@ -166,6 +187,7 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 	done = calloc(fd.n ? fd.n : 1, sizeof(*done));
 	/* Frames of each waiter: no unwinder (no ORC), no frames. */
 	orc = kmp_orc_new(k, why, sizeof(why));
+	name_frames(k, orc, &fd);
 	if (o->json) {
 		fputc('{', f);
 		o->json_kernel(f, o->json_kernel_arg);

@@ -201,7 +201,7 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 }
 
 /* Where .symtab and its string table are in the file. */
-static bool symfile(struct kmp_vmlinux *v, struct kmp_symfile *f)
+bool kmp_vmlinux_symfile(struct kmp_vmlinux *v, struct kmp_symfile *f)
 {
 	Elf_Scn *scn, *strscn;
 	GElf_Shdr sh, strsh;
@@ -259,7 +259,7 @@ static void resolve(struct kmp_vmlinux *v)
 			todo[j++] = v->known[i].sym;
 	if (v->ks)
 		kmp_kallsyms_find(v->ks, todo, n);
-	else if (!symfile(v, &f) || !kmp_symscan(&f, todo, n, 0))
+	else if (!kmp_vmlinux_symfile(v, &f) || !kmp_symscan(&f, todo, n, 0))
 		for (j = 0; j < n; j++)
 			todo[j].found = false;	/* nothing found; not looked for again */
 	j = 0;

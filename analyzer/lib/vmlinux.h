@@ -79,6 +79,8 @@ const char *kmp_vmlinux_types(const struct kmp_vmlinux *v);
  * name reads them instead (kmp_vmlinux_symbols()).
  */
 bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t);
+/* Where .symtab and its string table are in the file (false: none usable). */
+bool kmp_vmlinux_symfile(struct kmp_vmlinux *v, struct kmp_symfile *f);
 /* A symbol's name; "" if its offset is out of the string table. */
 const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 
