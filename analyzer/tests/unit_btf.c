@@ -22,6 +22,7 @@
 #include "layout_check.h"
 #include "memimg.h"
 #include "vmlinux.h"
+#include "vmsyms.h"
 
 #include "check.h"
 
@@ -253,6 +254,53 @@ static void test_kallsyms_load_memory(void)
 	      err.msg);
 	end();
 	memimg_free(&img);
+}
+
+/*
+ * kmp_vmlinux_addrsyms() answers what kmp_vmlinux_addrsym() answers, address by
+ * address: sized symbols over unsized ones, the nearest unsized one below.
+ */
+static void test_addrsyms(void)
+{
+	const uint64_t base = 0xffffffff81000000ULL;
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms_raw r;
+	struct kmp_vmlinux v;
+	struct kmp_addrsym a[40];
+	struct ktab t;
+	size_t n = 0;
+
+	begin("addresses to symbols in one pass = one look-up per address");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", -1);
+	ktab_add(&t, 'T', "f_one", -1 - 0x100);
+	ktab_add(&t, 't', "f_two", -1 - 0x180);
+	ktab_add(&t, 'T', "f_three", -1 - 0x180);	/* the same start */
+	ktab_add(&t, 'T', "f_four", -1 - 0x400);
+	ktab_add(&t, 'D', "data_end", -1 - 0x2000);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = base;
+	memset(&v, 0, sizeof(v));
+	v.fd = -1;
+	v.ks = calloc(1, sizeof(*v.ks));
+	CHECK(kmp_kallsyms_decode(v.ks, &r, 0, &err), "%s", err.msg);
+	/* kallsyms gives sizes up to the next symbol; one without a size: the last */
+	for (uint64_t off = 0; off < 0x2100 && n < 40; off += 0xd7)
+		a[n++].addr = base + off;
+	kmp_vmlinux_addrsyms(&v, a, n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = NULL;
+		uint64_t start = 0, size = 0;
+		bool ok = kmp_vmlinux_addrsym(&v, a[i].addr, &name, &start, &size);
+
+		CHECK(ok == a[i].found && (!ok || (!strcmp(name, a[i].name) && start == a[i].start &&
+						    size == a[i].size)),
+		      "0x%" PRIx64 ": one by one %s (%d), in one pass %s (%d)", a[i].addr,
+		      ok ? name : "-", ok, a[i].found ? a[i].name : "-", a[i].found);
+	}
+	kmp_vmlinux_close(&v);
+	end();
 }
 
 static void test_vmcoreinfo_symbol(void)
@@ -533,6 +581,7 @@ int main(int argc, char **argv)
 	test_kallsyms_damaged();
 	test_vmcoreinfo_symbol();
 	test_kallsyms_load_memory();
+	test_addrsyms();
 	test_btf_layout();
 	test_btf_damaged();
 	test_btf_pool_member();
