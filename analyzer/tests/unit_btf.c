@@ -22,64 +22,15 @@
 #include "layout_check.h"
 #include "memimg.h"
 #include "vmlinux.h"
+#include "orc.h"
 #include "vmsyms.h"
 
 #include "check.h"
+#include "fake_kallsyms.h"
+#include "fake_orc.h"
 
 /* ------------------------------------------------------------------ */
 /* kallsyms */
-
-struct ktab {
-	uint8_t names[4096];
-	size_t nlen;
-	uint16_t tidx[256];
-	char ttab[1024];
-	size_t tlen;
-	int32_t offs[16];
-	uint32_t num;
-};
-
-/* Tokens: 0x00..0x7f stand for themselves (a one-character token); 0x80 "mempool_". */
-static void ktab_init(struct ktab *t)
-{
-	memset(t, 0, sizeof(*t));
-	for (int c = 0; c < 128; c++) {
-		t->tidx[c] = (uint16_t)t->tlen;
-		t->ttab[t->tlen++] = (char)c;
-		t->ttab[t->tlen++] = '\0';
-	}
-	t->tidx[0x80] = (uint16_t)t->tlen;
-	memcpy(t->ttab + t->tlen, "mempool_", 9);
-	t->tlen += 9;
-	for (int c = 0x81; c < 256; c++)
-		t->tidx[c] = t->tidx[0x80];
-}
-
-/* Symbol @type @name ("mempool_" prefixes become token 0x80) at offset @off. */
-static void ktab_add(struct ktab *t, char type, const char *name, int32_t off)
-{
-	uint8_t enc[256];
-	size_t n = 0;
-
-	enc[n++] = (uint8_t)type;
-	if (!strncmp(name, "mempool_", 8)) {
-		enc[n++] = 0x80;
-		name += 8;
-	}
-	while (*name)
-		enc[n++] = (uint8_t)*name++;
-	t->names[t->nlen++] = (uint8_t)n;
-	memcpy(t->names + t->nlen, enc, n);
-	t->nlen += n;
-	t->offs[t->num++] = off;
-}
-
-static struct kmp_kallsyms_raw ktab_raw(const struct ktab *t)
-{
-	return (struct kmp_kallsyms_raw){ .names = t->names, .names_len = t->nlen,
-		.token_index = t->tidx, .token_table = t->ttab, .token_len = t->tlen,
-		.offsets = t->offs, .num = t->num };
-}
 
 static void test_kallsyms_relative(void)
 {
@@ -300,6 +251,89 @@ static void test_addrsyms(void)
 		      ok ? name : "-", ok, a[i].found ? a[i].name : "-", a[i].found);
 	}
 	kmp_vmlinux_close(&v);
+	end();
+}
+
+/*
+ * ORC (orc.c) on a synthetic kernel (fake_orc.h): three functions' frames
+ * from the inactive_task_frame at thread.sp, by their "CFA = SP + N" rules,
+ * to an end-of-stack entry; and damaged entries and stacks: the walk stops,
+ * never reads outside the stack, never loops.
+ */
+static size_t orc_walk(struct fake_orc *f, uint64_t *pcs, char *why)
+{
+	struct kmp_orc *o = kmp_orc_new(&f->k, why, 256);
+	size_t n = o ? kmp_orc_unwind(o, FO_TASK, pcs, KMP_ORC_MAX_FRAMES) : 0;
+
+	kmp_orc_free(o);
+	return n;
+}
+
+/* The inactive frame at stack offset @at: bp, then the return address @ret. */
+static void orc_frame(struct fake_orc *f, size_t at, uint64_t ret)
+{
+	memset(f->stack + at, 0, 56);
+	memcpy(f->stack + at + 48, &ret, 8);
+}
+
+static void test_orc(void)
+{
+	const uint64_t fa = FO_TEXT + 0x2000, fb = FO_TEXT + 0x3000, fc = FO_TEXT + 0x4000;
+	uint64_t pcs[KMP_ORC_MAX_FRAMES], ra;
+	struct fake_orc f;
+	char why[256] = "";
+	size_t n;
+
+	begin("ORC: three frames by their CFA rules, to the end of the stack");
+	CHECK(fo_init(&f, FO_STACK + 0x1000), "fake kernel");
+	orc_frame(&f, 0x1000, fa + 0x10);	/* switched out in fa */
+	fo_entry(&f, 1, 24, 0, 3, 0, 2);	/* fa: CFA = SP + 24 */
+	ra = fb + 0x20;
+	memcpy(f.stack + 0x1000 + 56 + 16, &ra, 8);
+	fo_entry(&f, 2, 8, 0, 3, 0, 2);		/* fb: CFA = SP + 8 */
+	ra = fc + 0x30;
+	memcpy(f.stack + 0x1000 + 56 + 24, &ra, 8);
+	fo_entry(&f, 3, 0, 0, 0, 0, 1);		/* fc: end of stack */
+	n = orc_walk(&f, pcs, why);
+	CHECK(n == 3 && pcs[0] == fa + 0x10 && pcs[1] == fb + 0x20 && pcs[2] == fc + 0x30,
+	      "%zu frames (%s)", n, why);
+	end();
+
+	begin("ORC: a CFA below the frame (a loop in a damaged table) stops the walk");
+	fo_entry(&f, 2, -64, 0, 3, 0, 2);
+	n = orc_walk(&f, pcs, why);
+	CHECK(n == 2, "%zu frames", n);
+	end();
+
+	begin("ORC: a CFA past the top of the stack stops the walk");
+	fo_entry(&f, 2, 0x7ff0, 0, 3, 0, 2);
+	n = orc_walk(&f, pcs, why);
+	CHECK(n == 2, "%zu frames", n);
+	end();
+
+	begin("ORC: an unknown register, an undefined type: the walk stops there");
+	fo_entry(&f, 2, 8, 0, 13, 0, 2);
+	CHECK(orc_walk(&f, pcs, why) == 2, "register 13");
+	fo_entry(&f, 2, 8, 0, 3, 0, 0);
+	CHECK(orc_walk(&f, pcs, why) == 2, "type undefined");
+	end();
+
+	begin("ORC: thread.sp outside the stack, or a return address outside text: no frames");
+	fo_entry(&f, 2, 8, 0, 3, 0, 2);
+	memcpy(f.stack + 0x1000 + 48, &(uint64_t){ 0xffff888000001234ULL }, 8);
+	CHECK(orc_walk(&f, pcs, why) == 0, "not text");
+	fo_free(&f);
+	CHECK(fo_init(&f, FO_STACK + 16384 - 8), "fake kernel");
+	CHECK(orc_walk(&f, pcs, why) == 0, "a frame past the stack's top");
+	fo_free(&f);
+	CHECK(fo_init(&f, FO_STACK - 4096), "fake kernel");
+	CHECK(orc_walk(&f, pcs, why) == 0, "below the stack");
+	end();
+
+	begin("ORC: register numbers that are neither generation's: no unwinder, one reason");
+	fo_entry(&f, 0, 8, 0, 7, 0, 2);		/* unwind_next_frame: CFA = R13 + 8? */
+	CHECK(!kmp_orc_new(&f.k, why, sizeof(why)) && strstr(why, "register"), "%s", why);
+	fo_free(&f);
 	end();
 }
 
@@ -582,6 +616,7 @@ int main(int argc, char **argv)
 	test_vmcoreinfo_symbol();
 	test_kallsyms_load_memory();
 	test_addrsyms();
+	test_orc();
 	test_btf_layout();
 	test_btf_damaged();
 	test_btf_pool_member();
