@@ -299,7 +299,7 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 			goto bad;
 		pos += len;
 		addr = sym_address(r, i, abs_percpu);
-		if (addr < kaslr) {
+		if (addr < kaslr || (abs_percpu && r->offsets[i] >= 0)) {
 			name[0] = '\0';	/* a per-CPU offset, not an address */
 			continue;
 		}

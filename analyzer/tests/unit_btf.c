@@ -65,6 +65,11 @@ static void test_kallsyms_relative(void)
 	      "init_task 0x%" PRIx64 " size 0x%" PRIx64, q[1].addr, q[1].size);
 	CHECK(!q[2].found && !q[3].found, "a per-CPU offset or a missing name found");
 	kmp_kallsyms_free(&ks);
+	/* KASLR off (offset 0): a per-CPU offset is still no address */
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	kmp_kallsyms_find(&ks, q, 4);
+	CHECK(ks.n == 5 && !q[2].found, "without KASLR: %zu symbols, per-CPU found %d", ks.n, q[2].found);
+	kmp_kallsyms_free(&ks);
 	end();
 
 	begin("kallsyms: 6.x relative base without absolute per-CPU symbols");
