@@ -68,6 +68,32 @@ PY
 	done
 }
 
+# The patched kernel's hang dump (test-kdump's), once: with BTF in its
+# config (series v7 adds it) the report and waiters from the dump alone
+# equal those with its vmlinux; without, exit 3 and one line naming BTF.
+GROUP=btf-patched
+PD=$T/kd-hang/dump-zlib
+if [ -f "$T/kd-hang/dumps" ] && [ -f "$B/kernel/vmlinux" ]; then
+	$PY "$ROOT/vmcore-tests/mempool.py" extract "$T/kd-hang" > /dev/null
+	O=$T/btf-patched
+	mkdir -p "$O"
+	if grep -q ' __start_BTF$' "$B/kernel/System.map" 2>/dev/null; then
+		"$KMP" -c "$PD" -s "$B/kernel/vmlinux" > "$O/report-dwarf" 2>&1
+		alone -c "$PD" > "$O/report-btf" 2>&1
+		check "the patched kernel's report from the dump alone is the report with its vmlinux" \
+			cmp -s "$O/report-dwarf" "$O/report-btf"
+		"$KMP" waiters -f json --source stacks -c "$PD" -s "$B/kernel/vmlinux" > "$O/waiters-dwarf.json" 2>&1
+		alone waiters -f json --source stacks -c "$PD" > "$O/waiters-btf.json" 2>&1
+		check "the patched kernel's waiters from its stacks, from the dump alone = with the vmlinux" \
+			$PY "$ROOT/vmcore-tests/compare_btf.py" waiters "$O/waiters-dwarf.json" "$O/waiters-btf.json"
+	else
+		alone waiters -c "$PD" > /dev/null 2> "$O/nobtf.err"
+		rc=$?
+		check "a kernel without BTF (the patched kernel's config), from the dump alone: exit 3 (got $rc), one line: $(cat "$O/nobtf.err")" \
+			test $rc = 3 -a "$(wc -l < "$O/nobtf.err")" = 1 -a -n "$(grep 'no BTF' "$O/nobtf.err")"
+	fi
+fi
+
 for SUITE in "${SUITES[@]}"; do
 	suite_paths "$SUITE" || { echo "not ok - btf: unknown suite $SUITE"; fail=$((fail + 1)); continue; }
 	GROUP=btf-$SUITE
