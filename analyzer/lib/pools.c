@@ -937,6 +937,9 @@ static bool walk_attempts(struct pools_arg *a, uint64_t head, enum kmp_walk_stat
 		a->nkept = a->dropped = 0;
 		if (a->rc)
 			kmp_readcache_reset(a->rc);
+		/* Nothing read for a pool outlives a walk that found the list changed. */
+		if (st->attempts > 1)
+			kmp_tagcache_reset(a->tags);
 		/* Format 1.2: "now" for the waits, read again for each live walk. */
 		a->have_now = a->l->v12 && st->clock.jiffies_addr &&
 			      kmp_read_uint(a->fresh, st->clock.jiffies_addr, st->clock.jiffies_size,
