@@ -49,7 +49,7 @@ bg_join() {
 }
 
 step "analyzer: unit tests and bad input (ASan+UBSan)" build analyzer-check
-step "analyzer: fuzz smoke (libFuzzer, each harness 10 s)" \
+step "analyzer: fuzz smoke (libFuzzer, each harness 6 s; make -C analyzer fuzz: 60 s)" \
 	make -s -C "$ROOT/analyzer" O="$B/analyzer" fuzz-smoke
 if step "build: analyzer, kernel, test module, initramfs" build analyzer initrd; then
 	built=1
