@@ -71,6 +71,8 @@ if [ $built = 1 ]; then
 	step "churn" bash "$ROOT/vmcore-tests/test-churn.sh"
 	step "noproc" bash "$ROOT/vmcore-tests/test-noproc.sh"
 	step "kdump" bash "$ROOT/vmcore-tests/test-kdump.sh"
+	# README's demo output against a real run of the demo's patched half.
+	step "readme" bash "$ROOT/vmcore-tests/test-readme.sh"
 else
 	echo "not ok - VM tests: not run, the build failed" | tee -a "$LOG"
 fi
