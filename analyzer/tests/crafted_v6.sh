@@ -87,6 +87,31 @@ else
 	cat "$T/out" >> "$T/err"; bad "triage: exit $rc"
 fi
 
+# Issue 32 item 4: a reader that closed the pipe (kmempool ... | head -1):
+# exit 8 as kmp.h promises, one line on stderr, not death by SIGPIPE.  The
+# pipe's read end is closed before kmempool starts, so the write fails
+# every time (head -1 may or may not have exited when the lines come).
+epipe() {
+	/usr/bin/python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["EPIPE_ERR"], "w"))
+print(p.returncode)' "$@"
+}
+for what in report waiters; do
+	args="-c $T/good.core -s $FAKE"
+	[ $what = waiters ] && args="waiters $args -f json"
+	# shellcheck disable=SC2086
+	rc=$(EPIPE_ERR=$T/err epipe "$KMP" $args)
+	if [ "$rc" = 8 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q '^kmempool: cannot write the report' "$T/err" &&
+	   clean_err; then
+		ok "kmempool $what into a closed pipe: exit 8, '$(cut -c1-60 "$T/err")'"
+	else
+		bad "kmempool $what into a closed pipe: status $rc (want 8; -13 is death by SIGPIPE)"
+	fi
+done
+
 # Issue 32 item 4: a dump that triage found in a directory others can write
 # is swapped, between the search and the analysis, for a symbolic link to
 # another file (standing in for /proc/kcore), or for another regular file.
