@@ -105,8 +105,9 @@ if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 	for cmd in waiters scan; do
 		"$KMP" "$cmd" -c "$Z" -s "$K/vmlinux" -M "$KO" > "$T/$SUITE_T-$cmd-plain" 2>&1
 		rc=$?
-		LD_PRELOAD=$B/analyzer/kdump_forbid.so "$KMP" "$cmd" -c "$Z" -s "$K/vmlinux" -M "$KO" \
-			> "$T/$SUITE_T-$cmd-forbid" 2>&1
+		# (the shim is loaded as libkdumpfile by the test build: lib/kdumpdl.c)
+		KMP_TEST_KDUMPFILE=$B/analyzer/kdump_forbid.so "$B/analyzer/kmempool-testing" "$cmd" \
+			-c "$Z" -s "$K/vmlinux" -M "$KO" > "$T/$SUITE_T-$cmd-forbid" 2>&1
 		frc=$?
 		if [ $rc = 0 ] && [ $frc = 0 ] && cmp -s "$T/$SUITE_T-$cmd-plain" "$T/$SUITE_T-$cmd-forbid"; then
 			ok "$SUITE: kmempool $cmd reads the zlib dump without opening it in libkdumpfile (same output)"

@@ -132,7 +132,7 @@ static bool cache_guard(struct kdump *k)
 	kdump_num_t misses;
 
 	if (k->ctx) {
-		if (kdump_get_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
+		if (kmp_kd_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
 			return false;	/* not knowing how full it is, do not read */
 		if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES &&
 		    k->blocks + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_FILE_BLOCKS)
@@ -636,7 +636,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	}
 	if (!reads_seen(core, fd, hits, err))
 		goto fail;
-	if (kdump_get_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, &policy) != KDUMP_OK ||
+	if (kmp_kd_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, &policy) != KDUMP_OK ||
 	    policy != KDUMP_MMAP_NEVER) {
 		kmp_seterr(err, KMP_ERR_DUMP, "libkdumpfile did not keep the read(2) policy for %s", core->path);
 		goto fail;
@@ -656,7 +656,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	}
 	if (kdump_vmcoreinfo_raw(k->ctx, &raw) == KDUMP_OK)
 		core->vmcoreinfo = raw;
-	if (kdump_get_string_attr(k->ctx, KDUMP_ATTR_FILE_FORMAT, &fmt) != KDUMP_OK)
+	if (kmp_kd_string_attr(k->ctx, KDUMP_ATTR_FILE_FORMAT, &fmt) != KDUMP_OK)
 		fmt = "unknown";
 	snprintf(core->format, sizeof(core->format), "%s%s", flat ? "flattened " : "", fmt);
 	use_diskdump(k);
