@@ -137,15 +137,19 @@ static bool read_info(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd
 	return false;
 }
 
-bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd)
+bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+		       const char **why)
 {
 	unsigned char h[DD_H_SIZE], s[DD_S_SIZE];
 	uint64_t bs, sub, bmblocks, bmlen, half, nbits, maxmap, boff, words, total = 0;
 	uint32_t version, status;
+	const char *no = "a header, bitmap or note that cannot be read";
 
 	memset(d, 0, sizeof(*d));
-	if (!read_all(rd, arg, fd, h, sizeof(h), 0) || memcmp(h, "KDUMP   ", 8))
-		return false;
+	if (!read_all(rd, arg, fd, h, sizeof(h), 0) || memcmp(h, "KDUMP   ", 8)) {
+		no = "not a kdump-compressed file";
+		goto no;
+	}
 	version = (uint32_t)kmp_dd_le(h + DD_H_VERSION, 4);
 	status = (uint32_t)kmp_dd_le(h + DD_H_STATUS, 4);
 	bs = (uint32_t)kmp_dd_le(h + DD_H_BLOCK_SIZE, 4);
@@ -153,25 +157,45 @@ bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 	bmblocks = (uint32_t)kmp_dd_le(h + DD_H_BITMAP_BLOCKS, 4);
 	/* 4 KiB to 64 KiB pages, a sub-header (it says whether the dump is split), a bitmap */
 	if (!version || version > 64 || bs < 4096 || bs > 65536 || (bs & (bs - 1)) || !sub ||
-	    sub > (1u << 20) || !bmblocks || (status & (DH_INCOMPLETE | DH_EXCLUDED_VMEMMAP)))
-		return false;
-	if (!read_all(rd, arg, fd, s, sizeof(s), bs) || (uint32_t)kmp_dd_le(s + DD_S_SPLIT, 4))
-		return false;
+	    sub > (1u << 20) || !bmblocks) {
+		no = "header version, block size, sub-header or bitmap size out of bounds";
+		goto no;
+	}
+	if (status & DH_INCOMPLETE) {
+		no = "marked incomplete (makedumpfile did not finish writing it)";
+		goto no;
+	}
+	if (status & DH_EXCLUDED_VMEMMAP) {
+		no = "vmemmap pages excluded (makedumpfile -e)";
+		goto no;
+	}
+	if (!read_all(rd, arg, fd, s, sizeof(s), bs))
+		goto no;
+	if ((uint32_t)kmp_dd_le(s + DD_S_SPLIT, 4)) {
+		no = "one part of a split dump (makedumpfile --split)";
+		goto no;
+	}
 	maxmap = version >= 6 ? kmp_dd_le(s + DD_S_MAX_MAPNR_64, 8) : kmp_dd_le(h + DD_H_MAX_MAPNR, 4);
 	/* The bitmap: the pages in memory, then (its second half) the pages in the dump. */
-	if (!mul(bmblocks, bs, &bmlen) || bmlen % 16)
-		return false;
+	if (!mul(bmblocks, bs, &bmlen) || bmlen % 16) {
+		no = "bitmap size overflows or is not two halves of 8-byte words";
+		goto no;
+	}
 	half = bmlen / 2;
 	if (half > KMP_DISKDUMP_BITMAP_MAX || !mul(1 + sub, bs, &boff) ||
-	    __builtin_add_overflow(boff, bmlen, &d->desc_off))
-		return false;
+	    __builtin_add_overflow(boff, bmlen, &d->desc_off)) {
+		no = "bitmap over 32 MiB (over 1 TiB of 4 KiB pages)";
+		goto no;
+	}
 	/*
 	 * makedumpfile sizes each half for every pfn below max_mapnr; a
 	 * shorter one is a damaged header (libkdumpfile: "Page bitmap too
 	 * small"), not pages left out.
 	 */
-	if (half * 8 < maxmap)
-		return false;
+	if (half * 8 < maxmap) {
+		no = "page bitmap too small for max_mapnr";
+		goto no;
+	}
 	nbits = maxmap;
 	words = (nbits + 63) / 64;
 	d->bits = calloc(words ? words : 1, 8);
@@ -182,8 +206,10 @@ bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 		d->bits[words - 1] &= (1ULL << (nbits % 64)) - 1;
 	for (uint64_t w = 0; w < words; w++) {
 		if (!(w % 8)) {
-			if (total > UINT32_MAX)
+			if (total > UINT32_MAX) {
+				no = "over 2^32 pages dumped";
 				goto no;
+			}
 			d->rank[w / 8] = (uint32_t)total;
 		}
 		/* The file's bytes are little-endian, as is this host. */
@@ -196,10 +222,16 @@ bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 	 * A Xen dump's bitmap counts machine frames, not the kernel-physical
 	 * addresses the translation gives: not taken, all of it libkdumpfile's.
 	 */
-	if (read_info(d, rd, arg, fd, h, s, version))
+	if (read_info(d, rd, arg, fd, h, s, version)) {
+		no = "a Xen dump (its bitmap counts machine frames)";
 		goto no;
+	}
+	if (why)
+		*why = NULL;
 	return true;
 no:
+	if (why)
+		*why = no;
 	kmp_diskdump_free(d);
 	return false;
 }

@@ -57,9 +57,11 @@ struct kmp_diskdump {
 
 /*
  * Parse the dump read by @rd(@arg, @fd, ...): true with @d filled in; false
- * when it is not a dump this reader takes (see above), @d then empty.
+ * when it is not a dump this reader takes (see above), @d then empty and
+ * *@why (when @why is not NULL) a static string saying why.
  */
-bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd);
+bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+		       const char **why);
 void kmp_diskdump_free(struct kmp_diskdump *d);
 
 /* Is pfn @pfn in the dump?  Its index among the dumped pages in *@idx. */

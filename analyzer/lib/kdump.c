@@ -516,7 +516,7 @@ static void use_diskdump(struct kdump *k)
 {
 	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
 
-	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || !(k->ddr = kmp_ddreader_new(dd))) {
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd, NULL) || !(k->ddr = kmp_ddreader_new(dd))) {
 		kmp_ddreader_free(k->ddr);
 		k->ddr = NULL;
 		if (dd)
@@ -536,7 +536,7 @@ static bool open_own(struct kmp_core *core, struct kdump *k)
 {
 	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
 
-	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || !dd->vmcoreinfo)
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd, NULL) || !dd->vmcoreinfo)
 		goto no;
 	k->dd = dd;
 	if (!(k->ddr = kmp_ddreader_new(dd)) || !(k->x = kmp_ddxlat_new(dd, ddx_page, k)) ||
