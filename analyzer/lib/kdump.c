@@ -19,9 +19,11 @@
 #include "core.h"
 #include "ddxlat.h"
 #include "diskdump.h"
+#include "diskdump_fmt.h"
 #include "elfcheck.h"
 #include "fdhook.h"
 #include "flat.h"
+#include "vmcoreinfo.h"
 
 /*
  * libkdumpfile's page cache, and how kmempool keeps it from evicting.
@@ -75,7 +77,20 @@ struct kdump {
 	addrxlat_sys_t *axsys;
 	uint64_t tlb_va[KMP_DD_TLB], tlb_pa[KMP_DD_TLB];	/* the last translations */
 	bool tlb_ok[KMP_DD_TLB];
+	/*
+	 * The own reader's "not in the dump" and "not mapped" are asked of
+	 * libkdumpfile too, the first KMP_DD_CONFIRM times (when it can be
+	 * loaded): if it agrees each time, the own answers stand from then on;
+	 * if it ever reads the page, libkdumpfile reads every page of this
+	 * reader after that (@dd_off).
+	 */
+	unsigned int confirmed;
+	bool dd_off;
+	/* What an excluded page's message says of the capture: dump level, release, advice. */
+	char hint[224];
 };
+
+#define KMP_DD_CONFIRM 8
 
 /*
  * One call into libkdumpfile at a time.  The threads of a scan each read
@@ -324,7 +339,7 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	while (size < len) {
 		size_t want = len - size < KMP_KDUMP_READ_MAX ? len - size : KMP_KDUMP_READ_MAX;
 
-		if (k->dd) {
+		if (k->dd && !k->dd_off) {
 			/* A page at a time here; one this reader does not take, through libkdumpfile. */
 			uint64_t a = addr + size, ps = k->dd->page_size;
 			enum dd_result r;
@@ -334,6 +349,20 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 			if (r == DD_OK) {
 				size += want;
 				continue;
+			}
+			if ((r == DD_ABSENT || r == DD_UNMAPPED) && k->confirmed < KMP_DD_CONFIRM &&
+			    kmp_kd_load(NULL, 0)) {
+				/* A second opinion: libkdumpfile's read of the same piece. */
+				st = read_piece(k, a, (unsigned char *)buf + size, want, &piece);
+				if (st == KDUMP_OK && piece == want) {
+					k->dd_off = true;	/* it disagrees: its pages from now on */
+					size += want;
+					continue;
+				}
+				if (st != KDUMP_ERR_BUSY)
+					k->confirmed++;
+				if (st == KDUMP_ERR_NODATA || st == KDUMP_ERR_ADDRXLAT)
+					break;	/* its own words below */
 			}
 			if (r == DD_ABSENT) {
 				st = KDUMP_ERR_NODATA;
@@ -366,8 +395,8 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 			   (long long)k->past, k->flat ? "reassembled " : "", (long long)k->size);
 	else if (st == KDUMP_ERR_NODATA)
 		kmp_fault(err, KMP_ERR_EXCLUDED, addr + size, "address 0x%llx is not in the dump (page excluded by "
-			   "makedumpfile, or beyond a truncated file)",
-			   (unsigned long long)(addr + size));
+			   "makedumpfile, or beyond a truncated file; %s)",
+			   (unsigned long long)(addr + size), k->hint);
 	else
 		kmp_fault(err, st == KDUMP_ERR_ADDRXLAT ? KMP_ERR_UNMAPPED :
 			  st == KDUMP_ERR_EOF ? KMP_ERR_PAST_EOF : KMP_ERR_IO, addr + size,
@@ -436,6 +465,9 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 	c->cut_short = k->cut_short;
 	c->size = k->size;
 	c->past = -1;
+	c->confirmed = k->confirmed;
+	c->dd_off = k->dd_off;
+	memcpy(c->hint, k->hint, sizeof(c->hint));
 	if (!kmp_fdhook_register(c->fd, c->flat ? flat_pread : file_pread, c)) {
 		close(c->fd);
 		goto fail;
@@ -506,6 +538,47 @@ static const char *past_what(const struct kdump *k)
 	if (k->flat->truncated)
 		return "beyond the records before the cut: flattened dump truncated";
 	return "past the end of the reassembled dump: if it is a dump, it is truncated";
+}
+
+/*
+ * What the message of a page left out of the dump says of its capture
+ * (issue 32 item 6): the dump level makedumpfile wrote in the sub-header
+ * (kdump-compressed and flattened dumps), the kernel's release, and what
+ * to capture with where a makedumpfile is known to drop pages this kernel
+ * needs: up to 1.7.8 (Debian sid's) it takes 7.x's slab pages for user
+ * pages (-d 8, in kdump-tools' default -d 31), so the stock rigs capture
+ * 7.2 with -d 23; bookworm's 1.7.2 drops the slab pages of 6.10 on (a page
+ * type it does not know) unless the dump level is 17 or below.
+ */
+static void capture_hint(const struct kmp_core *core, struct kdump *k)
+{
+	unsigned char h[DD_H_SIZE], lv[4];
+	struct kmp_vmcoreinfo vi;
+	unsigned int maj = 0, min = 0;
+	uint64_t bs;
+	long level = -1;
+	int n;
+
+	if (dd_pread(k, k->fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && !memcmp(h, "KDUMP   ", 8)) {
+		bs = kmp_dd_le(h + DD_H_BLOCK_SIZE, 4);
+		if (bs >= 4096 && bs <= 65536 &&
+		    dd_pread(k, k->fd, lv, sizeof(lv), (off_t)(bs + DD_S_DUMP_LEVEL)) == 4 &&
+		    kmp_dd_le(lv, 4) <= 31)
+			level = (long)kmp_dd_le(lv, 4);
+	}
+	kmp_vmcoreinfo_parse(core->vmcoreinfo, &vi);
+	if (sscanf(vi.osrelease, "%u.%u", &maj, &min) != 2)
+		maj = min = 0;
+	n = level >= 0 ? snprintf(k->hint, sizeof(k->hint), "dump level %ld", level) :
+			 snprintf(k->hint, sizeof(k->hint), "dump level not recorded");
+	n += snprintf(k->hint + n, sizeof(k->hint) - (size_t)n, ", kernel %s",
+		      vi.osrelease[0] ? vi.osrelease : "release unknown");
+	if (level >= 0 && (level & 8) && maj >= 7)
+		snprintf(k->hint + n, sizeof(k->hint) - (size_t)n, ": makedumpfile up to 1.7.8 "
+			 "drops 7.x slab pages as user pages (-d 8 of %ld): capture with -d 23", level);
+	else if (level > 17 && maj == 6 && min >= 10)
+		snprintf(k->hint + n, sizeof(k->hint) - (size_t)n, ": a makedumpfile older than "
+			 "this kernel (1.7.2) drops its slab pages: capture with -d 17 or a newer one");
 }
 
 /*
@@ -594,6 +667,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	if (flat && !check_flat_elf(core, fd, err))
 		goto fail;
 	if (open_own(core, k)) {
+		capture_hint(core, k);
 		core->mem.ops = &kdump_ops;
 		core->mem.priv = k;
 		core->mem.serial = false;	/* a reader and a translation each */
@@ -660,6 +734,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 		fmt = "unknown";
 	snprintf(core->format, sizeof(core->format), "%s%s", flat ? "flattened " : "", fmt);
 	use_diskdump(k);
+	capture_hint(core, k);
 	core->mem.ops = &kdump_ops;
 	core->mem.priv = k;
 	/* Under ctx_lock, but for the pages read here. */
