@@ -205,6 +205,11 @@ test-top:
 test-debuginfod: deps
 	@bash vmcore-tests/test-debuginfod.sh
 
+# The hosts users run (issue 35): make deps, make analyzer, the .deb in a
+# trixie and a sid chroot, run on a stock dump (HOST_SUITES="trixie sid").
+test-hosts:
+	@bash vmcore-tests/test-hosts.sh
+
 # kmempool triage (issue 20) over the rigs' dumps (make test-kdump, test-stock).
 test-triage: deps
 	@bash vmcore-tests/test-triage.sh
@@ -226,6 +231,6 @@ distclean:
 	debian-kernel module-stock initrd-stock stock test-stock test-kernels \
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
-	test-kdump test-debuginfod test-triage \
+	test-kdump test-debuginfod test-triage test-hosts \
 	kernel-stock-tiny bench-fastpath test-fastpath bench-stock test-crash-valgrind \
 	test-stall

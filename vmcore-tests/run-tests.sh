@@ -95,6 +95,11 @@ step "top" bash "$ROOT/vmcore-tests/test-top.sh"
 # private apt configuration and a trixie chroot (build/debian-trixie; the
 # other suites: make test-kernels).
 step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie
+# The hosts users run (issue 35): in a trixie and a sid chroot, make deps,
+# make analyzer and its unit tests, the .deb built, installed with apt, and
+# run on a stock dump with that release's libraries (libkdumpfile 0.5.4,
+# 0.5.6).
+step "hosts" bash "$ROOT/vmcore-tests/test-hosts.sh"
 # The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
 # debootstrap chroot (cached in build/deb-chroot), the report there
 # (started before the stock step).
