@@ -18,8 +18,8 @@
 #include "kdumpdl.h"
 #include "core.h"
 #include "ddxlat.h"
+#include "diskcheck.h"
 #include "diskdump.h"
-#include "diskdump_fmt.h"
 #include "elfcheck.h"
 #include "fdhook.h"
 #include "flat.h"
@@ -550,22 +550,27 @@ static const char *past_what(const struct kdump *k)
  * 7.2 with -d 23; bookworm's 1.7.2 drops the slab pages of 6.10 on (a page
  * type it does not know) unless the dump level is 17 or below.
  */
+static ssize_t hint_read(void *arg, void *buf, size_t len, uint64_t off)
+{
+	struct kdump *k = arg;
+
+	return off > INT64_MAX ? -1 : dd_pread(k, k->fd, buf, len, (off_t)off);
+}
+
 static void capture_hint(const struct kmp_core *core, struct kdump *k)
 {
-	unsigned char h[DD_H_SIZE], lv[4];
 	struct kmp_vmcoreinfo vi;
+	struct kmp_ddhdr h;
+	struct kmp_err err;
 	unsigned int maj = 0, min = 0;
-	uint64_t bs;
+	unsigned char sig[8];
 	long level = -1;
 	int n;
 
-	if (dd_pread(k, k->fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && !memcmp(h, "KDUMP   ", 8)) {
-		bs = kmp_dd_le(h + DD_H_BLOCK_SIZE, 4);
-		if (bs >= 4096 && bs <= 65536 &&
-		    dd_pread(k, k->fd, lv, sizeof(lv), (off_t)(bs + DD_S_DUMP_LEVEL)) == 4 &&
-		    kmp_dd_le(lv, 4) <= 31)
-			level = (long)kmp_dd_le(lv, 4);
-	}
+	if (dd_pread(k, k->fd, sig, sizeof(sig), 0) == (ssize_t)sizeof(sig) &&
+	    !memcmp(sig, "KDUMP   ", 8) && kmp_ddhdr_read(hint_read, k, UINT64_MAX, core->path, &h, &err) &&
+	    h.sub_blocks && h.dump_level <= 31)
+		level = (long)h.dump_level;
 	kmp_vmcoreinfo_parse(core->vmcoreinfo, &vi);
 	if (sscanf(vi.osrelease, "%u.%u", &maj, &min) != 2)
 		maj = min = 0;

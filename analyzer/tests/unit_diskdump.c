@@ -173,7 +173,7 @@ int main(void)
 	refused("diskdump: a Xen dump (note \"VMCOREINFO_XEN\"): refused", NULL, "VMCOREINFO_XEN",
 		"Xen");
 	refused("diskdump: a bitmap too small for max_mapnr: refused", short_bitmap, NULL,
-		"too small");
+		"header out of bounds");
 	test_v3();
 	printf("unit-diskdump: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
