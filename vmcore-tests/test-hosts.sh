@@ -10,7 +10,7 @@
 # scan and info run on that release's stock dumps (build/t/stock-hang-SUITE,
 # from make test-stock SUITE=...; read-only bind mount) with that
 # release's libraries.  The chroot with its packages is kept
-# (build/debian-SUITE/host, keyed by deps.sh and this script); the source
+# (build/debian-SUITE/host, keyed by the suite and deps.sh); the source
 # is copied in afresh each run.
 #   vmcore-tests/test-hosts.sh [SUITE...]
 GROUP=hosts
@@ -49,7 +49,7 @@ one() {
 		stage "$s: debootstrap (once, shared with the stock rig's chroot)"
 		suite_minbase "$s" || { not_ok "$s: debootstrap failed"; return; }
 	fi
-	key=$( (echo "$s"; cat "$ROOT/qemu/deps.sh" "$0") | sha256sum | cut -c1-16)
+	key=$( (echo "$s"; cat "$ROOT/qemu/deps.sh") | sha256sum | cut -c1-16)
 	t0=$(date +%s)
 	if [ "$(cat "$R/.kmp-key" 2>/dev/null)" != "$key" ]; then
 		suite_root_busy "$R" && { not_ok "$s: something is mounted below $R"; return; }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <libkdumpfile/addrxlat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,18 +80,23 @@ struct kdump {
 	bool tlb_ok[KMP_DD_TLB];
 	/*
 	 * The own reader's "not in the dump" and "not mapped" are asked of
-	 * libkdumpfile too, the first KMP_DD_CONFIRM times (when it can be
-	 * loaded): if it agrees each time, the own answers stand from then on;
-	 * if it ever reads the page, libkdumpfile reads every page of this
-	 * reader after that (@dd_off).
+	 * libkdumpfile too, the first KMP_DD_CONFIRM times in a dump (when it
+	 * can be loaded; the readers of one dump share the count): if it
+	 * agrees each time, the own answers stand from then on; if it ever
+	 * reads the page, libkdumpfile reads every page of the dump after
+	 * that (@second->dd_off).  The first reader owns @second.
 	 */
-	unsigned int confirmed;
-	bool dd_off;
+	struct kdump_second *second;
 	/* What an excluded page's message says of the capture: dump level, release, advice. */
 	char hint[224];
 };
 
 #define KMP_DD_CONFIRM 8
+
+struct kdump_second {
+	atomic_uint asked;	/* faults asked of libkdumpfile (claimed before asking) */
+	atomic_bool dd_off;	/* it read a page the own reader said it could not */
+};
 
 /*
  * One call into libkdumpfile at a time.  The threads of a scan each read
@@ -339,7 +345,7 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	while (size < len) {
 		size_t want = len - size < KMP_KDUMP_READ_MAX ? len - size : KMP_KDUMP_READ_MAX;
 
-		if (k->dd && !k->dd_off) {
+		if (k->dd && !atomic_load(&k->second->dd_off)) {
 			/* A page at a time here; one this reader does not take, through libkdumpfile. */
 			uint64_t a = addr + size, ps = k->dd->page_size;
 			enum dd_result r;
@@ -350,17 +356,16 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 				size += want;
 				continue;
 			}
-			if ((r == DD_ABSENT || r == DD_UNMAPPED) && k->confirmed < KMP_DD_CONFIRM &&
-			    kmp_kd_load(NULL, 0)) {
+			if ((r == DD_ABSENT || r == DD_UNMAPPED) && kmp_kd_load(NULL, 0) &&
+			    atomic_fetch_add(&k->second->asked, 1) < KMP_DD_CONFIRM) {
 				/* A second opinion: libkdumpfile's read of the same piece. */
 				st = read_piece(k, a, (unsigned char *)buf + size, want, &piece);
 				if (st == KDUMP_OK && piece == want) {
-					k->dd_off = true;	/* it disagrees: its pages from now on */
+					/* it disagrees: its pages from now on */
+					atomic_store(&k->second->dd_off, true);
 					size += want;
 					continue;
 				}
-				if (st != KDUMP_ERR_BUSY)
-					k->confirmed++;
 				if (st == KDUMP_ERR_NODATA || st == KDUMP_ERR_ADDRXLAT)
 					break;	/* its own words below */
 			}
@@ -422,6 +427,8 @@ static void kdump_free_all(struct kdump *k)
 		kmp_diskdump_free(k->dd);
 		free(k->dd);
 	}
+	if (k->owns_flat)
+		free(k->second);
 	kmp_fdhook_unregister(k->fd);
 	close(k->fd);
 	if (k->flat && k->owns_flat) {
@@ -465,8 +472,7 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 	c->cut_short = k->cut_short;
 	c->size = k->size;
 	c->past = -1;
-	c->confirmed = k->confirmed;
-	c->dd_off = k->dd_off;
+	c->second = k->second;
 	memcpy(c->hint, k->hint, sizeof(c->hint));
 	if (!kmp_fdhook_register(c->fd, c->flat ? flat_pread : file_pread, c)) {
 		close(c->fd);
@@ -659,6 +665,10 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	k->fd = fd;
 	k->flat = flat;
 	k->owns_flat = true;
+	if (!(k->second = calloc(1, sizeof(*k->second)))) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
 	k->cut_short = info->cut_short;
 	k->past = -1;
 	if (flat)
