@@ -113,6 +113,10 @@ test-stock: deps
 test-kernels: deps
 	@bash vmcore-tests/test-kernels.sh
 
+# The stock dumps of SUITE from the dump alone (BTF, kallsyms; issue 33), after test-stock.
+test-btf: deps
+	@bash vmcore-tests/test-btf.sh $(SUITE)
+
 test: deps
 	@bash vmcore-tests/run-tests.sh
 

@@ -28,6 +28,8 @@ PKGS+=(strace)
 PKGS+=(libdebuginfod-dev debuginfod)
 # The series test reads struct mempool's size with pahole (make test-series).
 PKGS+=(dwarves)
+# The dump-alone back end (issue 33): kernel BTF parsed with libbpf.
+PKGS+=(libbpf-dev)
 SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }

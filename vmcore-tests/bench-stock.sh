@@ -6,7 +6,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build
-KMP=$B/analyzer/kmempool
+KMP=${KMP_ANALYZER:-$B/analyzer/kmempool}
 [ -x "$KMP" ] || make -s -C "$ROOT" analyzer
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 failed=""
@@ -49,7 +49,10 @@ for suite in ${BENCH_SUITES:-bookworm trixie sid bullseye}; do
 	: > "$TMP/results"
 	measure "$suite-kmempool-waiters" 5 "$KMP" waiters -f json -c "$SCORE" -s "$SVML" -M "$SKO"
 	measure "$suite-kmempool-scan" 5 "$KMP" scan -f json -c "$SCORE" -s "$SVML" -M "$SKO"
-	speers=""
+	# From the dump alone (issue 33): the kernel's BTF and kallsyms, no vmlinux, no module file.
+	measure "$suite-kmempool-waiters-btf" 5 "$KMP" waiters -f json -c "$SCORE" --types btf
+	measure "$suite-kmempool-scan-btf" 5 "$KMP" scan -f json -c "$SCORE" --types btf
+	speers="$suite-kmempool-waiters-btf"
 	if dcmd=$(drgn_cmd "$suite" "$SCORE" "$SVML"); then
 		# shellcheck disable=SC2086
 		measure "$suite-drgn-waiters" 5 $dcmd
@@ -66,7 +69,7 @@ PY
 )
 		echo "==> [bench] stock $suite: drgn's stack traces and kmempool's stack search: $same"
 		[ "$same" = same ] || failed="$failed $suite-drgn-comparison"
-		speers="$suite-drgn-waiters"
+		speers="$speers $suite-drgn-waiters"
 		[ -n "$SUITE_ROOT" ] && rm -rf "$SUITE_ROOT/tmp/kmp-bench-$suite"
 	else
 		echo "==> [bench] stock $suite: no drgn"
@@ -117,6 +120,13 @@ if sc:
     out.append(f"scan {sc[0]:.3f} s (goal 0.25 s): {'met' if sc[0] <= 0.25 else 'NOT met'}")
     out.append(f"{sc[1]:.1f} MB (goal 40 MB): {'met' if sc[1] <= 40 else 'NOT met'}")
 print(f"stock {s} goals: " + "; ".join(out))
+wb = row("kmempool-waiters-btf")
+if wb and w and d and wb[0] > 0:
+    print(f"stock {s} from the dump alone (issue 33): waiters {wb[0]:.3f} s, DWARF mode {w[0]:.3f} s "
+          f"(goal: at most): {'met' if wb[0] <= w[0] else 'NOT met'}; {d[0] / wb[0]:.1f}x drgn's speed; "
+          f"peak RSS {wb[1]:.1f} MB (goal 15 MB): {'met' if wb[1] <= 15 else 'NOT met'}")
+elif wb:
+    print(f"stock {s} from the dump alone (issue 33): waiters {wb[0]:.3f} s, {wb[1]:.1f} MB")
 PY
 done
 if [ -n "$failed" ]; then

@@ -51,7 +51,10 @@ static const char usage[] =
 "                        (zlib, lzo, snappy, zstd) or uncompressed kdump\n"
 "  -s, --vmlinux PATH    vmlinux with DWARF; default: found from the core's\n"
 "                        OSRELEASE and BUILD-ID like drgn does, then from\n"
-"                        debuginfod by BUILD-ID (DEBUGINFOD_URLS set)\n"
+"                        debuginfod by BUILD-ID (DEBUGINFOD_URLS set); with\n"
+"                        none, the kernel's own BTF and kallsyms in the dump\n"
+"      --types SRC       dwarf (a vmlinux, as above) or btf (the dump's BTF and\n"
+"                        kallsyms: Linux 6.0 on, CONFIG_DEBUG_INFO_BTF)\n"
 "  -f, --format FMT      text (default) or json\n"
 "      --force           use a vmlinux that does not match the core\n"
 "      --source SRC      waiters: list (mempool_list, default with the series)\n"
@@ -79,7 +82,8 @@ static const char usage[] =
 "     VMCOREINFO (flattened dumps, makedumpfile -F, are read in place); or\n"
 "     libkdumpfile read it past kmempool's pread(), so its reads went unchecked,\n"
 "     or it needs libkdumpfile (ELF, LZO/snappy/zstd pages), which cannot be loaded\n"
-"  3  vmlinux missing, unreadable, not found, not ELF or without debug info\n"
+"  3  vmlinux missing, unreadable, not found, not ELF or without debug info,\n"
+"     and the kernel in the dump has no BTF or no kallsyms in VMCOREINFO\n"
 "  4  vmlinux does not belong to the core (build ID, release or linux_banner)\n"
 "  5  partial report: a list entry was unreadable or corrupt; the pools read\n"
 "     before it were printed, stderr names the entry and the last good node;\n"
@@ -90,7 +94,7 @@ static const char usage[] =
 "     stack or kind of memory that could not be read, or a task in\n"
 "     mempool_alloc() whose pool could not be determined\n"
 "  6  unknown /proc/mempool format version, or debug info lacking a needed\n"
-"     type or member\n"
+"     type or member; or the dump's BTF or kallsyms tables damaged\n"
 "  7  live memory (/proc/kcore) kept changing: the list was walked again from\n"
 "     its head 8 times and never read consistently (the lines printed are\n"
 "     those of the last walk); or a live wait queue could not be counted (?)\n"
@@ -116,6 +120,7 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 		{ "max-entries", required_argument, NULL, 'm' },
 		{ "no-aranges", no_argument, NULL, 'A' },
 		{ "source", required_argument, NULL, 'S' },
+		{ "types", required_argument, NULL, 'T' },
 		{ "module-debug", required_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "delay", required_argument, NULL, 'd' },
@@ -147,6 +152,17 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 				c->o.from_stacks = true;
 			else if (strcmp(optarg, "list")) {
 				kmp_seterr(err, KMP_ERR_USAGE, "unknown source '%s' (list or stacks)",
+					   optarg);
+				return false;
+			}
+			break;
+		case 'T':
+			if (!strcmp(optarg, "dwarf"))
+				c->o.types = KMP_TYPES_DWARF;
+			else if (!strcmp(optarg, "btf"))
+				c->o.types = KMP_TYPES_BTF;
+			else {
+				kmp_seterr(err, KMP_ERR_USAGE, "unknown type source '%s' (dwarf or btf)",
 					   optarg);
 				return false;
 			}
@@ -233,6 +249,8 @@ static void json_kernel(FILE *f, const struct kmp_session *s)
 		kmp_json_string(f, s->version);
 	else
 		fputs("null", f);
+	fputs(", \"types\": ", f);
+	kmp_json_string(f, kmp_vmlinux_types(&s->vml));
 	fputc('}', f);
 }
 
@@ -251,7 +269,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {
-		.json = c->json, .series = s->series,
+		.json = c->json, .series = s->series, .verbose = c->verbose,
 		.max_tasks = c->o.lim.max_pools, .max_waiters = c->o.lim.max_waiters,
 		.json_kernel = json_kernel_cb, .json_kernel_arg = s,
 	};
@@ -588,7 +606,10 @@ static bool cmd_info(struct kmp_session *s, const struct cli *c)
 		printf(", \"source\": ");
 		kmp_json_string(stdout, s->core.path);
 		printf(", \"vmlinux\": ");
-		kmp_json_string(stdout, s->vml.path);
+		if (s->vml.btf)
+			printf("null");
+		else
+			kmp_json_string(stdout, s->vml.path);
 		printf(", \"mempool_format\": ");
 		if (s->series)
 			kmp_json_string(stdout, s->version);
@@ -612,7 +633,8 @@ static bool cmd_info(struct kmp_session *s, const struct cli *c)
 	printf("kaslr offset:   0x%" PRIx64 "\n", s->kaslr);
 	printf("source:         %s\n", s->core.path);
 	printf("dump format:    %s\n", s->core.format);
-	printf("vmlinux:        %s\n", s->vml.path);
+	printf("vmlinux:        %s\n", s->vml.btf ? "none" : s->vml.path);
+	printf("types:          %s\n", kmp_vmlinux_types(&s->vml));
 	if (s->vml.symsrc)
 		printf("symbols:        %lu from %s, %lu at another address than the "
 		       "vmlinux's\n", s->vml.from_source, s->vml.symsrc->what, s->vml.disagree);

@@ -456,7 +456,7 @@ print:
 	fputs(", \"format\": ", f);
 	json_opt(f, s.core_open ? s.core.format : NULL);
 	fputs(", \"vmlinux\": ", f);
-	json_opt(f, s.vml_open ? s.vml.path : NULL);
+	json_opt(f, s.vml_open && !s.vml.btf ? s.vml.path : NULL);	/* null: the dump's BTF */
 	fputs(", \"series\": ", f);
 	fputs(!opened ? "null" : s.series ? "true" : "false", f);
 	fputs(", \"mempool_format\": ", f);

@@ -74,7 +74,7 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 	Dwarf_Die cu;
 
 	memset(ml, 0, sizeof(*ml));
-	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "kernel/module/main.c", no_aranges,
+	if (!cu_addr || !kmp_vmlinux_cu(v, cu_addr, "kernel/module/main.c", no_aranges,
 				      &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, 5);
@@ -177,11 +177,11 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_
 	Dwarf_Die cu;
 
 	memset(sl, 0, sizeof(*sl));
-	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/mempool.c", no_aranges, &cu, &via))
+	if (!cu_addr || !kmp_vmlinux_cu(v, cu_addr, "mm/mempool.c", no_aranges, &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, nw);
 	/* Types a unit does not use are not in its DWARF: the allocator's own unit has them. */
-	if (slab_cu_addr && kmp_dwarf_cu(v->dwarf, slab_cu_addr, "mm/slub.c", no_aranges, &cu, &via)) {
+	if (slab_cu_addr && kmp_vmlinux_cu(v, slab_cu_addr, "mm/slub.c", no_aranges, &cu, &via)) {
 		/* struct kmem_cache is private to mm/ (mm/slab.h) from 6.8 on. */
 		for (size_t i = 1; i < nw; i++)
 			w[i].found = false;
@@ -220,7 +220,7 @@ bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlay
 	Dwarf_Die cu;
 
 	memset(vl, 0, sizeof(*vl));
-	if (!cu_addr || !kmp_dwarf_cu(v->dwarf, cu_addr, "mm/vmalloc.c", false, &cu, &via))
+	if (!cu_addr || !kmp_vmlinux_cu(v, cu_addr, "mm/vmalloc.c", false, &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, 3);
 	vl->nodes_ok = w[2].found && struct_size(&w[2].die, &vl->node_size) &&

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "btf.h"
 #include "dwarfutil.h"
 #include "layout_check.h"
 #include "vmlinux.h"
@@ -19,31 +20,49 @@
 enum { W_POOL, W_POOL7, W_LIST, W_WQH, W_WQE, W_TASK, W_ENUM, W_WAITER, W_SIGNAL, W_MTAG,
        W_CODETAG, W_KMEM_CACHE, W_N };
 
+/* One enumerator of enum mempool_type into @arg, a struct kmp_layout. */
+static void add_type(void *arg, const char *n, int64_t value)
+{
+	struct kmp_layout *l = arg;
+	struct kmp_enumerator *t;
+
+	if (l->ntypes >= KMP_MAX_TYPES)
+		return;
+	t = &l->types[l->ntypes++];
+	t->value = value;
+	if (!strncmp(n, "MEMPOOL_", 8))
+		n += 8;
+	snprintf(t->name, sizeof(t->name), "%s", n);
+	for (char *p = t->name; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+}
+
 static void load_enum(Dwarf_Die *e, struct kmp_layout *l)
 {
 	Dwarf_Die c;
 
 	l->ntypes = 0;
-	if (dwarf_child(e, &c) != 0)
+	if (kmp_btf_enumerators(e, add_type, l) || kmp_btf_of(e) || dwarf_child(e, &c) != 0)
 		return;
 	do {
 		Dwarf_Attribute a;
 		Dwarf_Sword v;
 		const char *n = dwarf_diename(&c);
-		struct kmp_enumerator *t;
 
-		if (dwarf_tag(&c) != DW_TAG_enumerator || !n || l->ntypes >= KMP_MAX_TYPES)
+		if (dwarf_tag(&c) != DW_TAG_enumerator || !n)
 			continue;
 		if (!dwarf_attr(&c, DW_AT_const_value, &a) || dwarf_formsdata(&a, &v))
 			continue;
-		t = &l->types[l->ntypes++];
-		t->value = v;
-		if (!strncmp(n, "MEMPOOL_", 8))
-			n += 8;
-		snprintf(t->name, sizeof(t->name), "%s", n);
-		for (char *p = t->name; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
+		add_type(l, n, v);
 	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* The name of a struct of either back end, for messages. */
+static const char *type_name(Dwarf_Die *t)
+{
+	const char *n = kmp_btf_of(t) ? kmp_btf_name(t) : dwarf_diename(t);
+
+	return n ? n : "?";
 }
 
 const char *kmp_type_name(const struct kmp_layout *l, int64_t value)
@@ -94,9 +113,10 @@ static bool threads_layout(struct kmp_wanted *w, struct kmp_layout *l)
 #define NEED(st, field, member)						\
 	do {								\
 		if (!l->field.ok) {					\
-			kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct %s has no member '%s' in DWARF; " \
+			kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct %s has no member '%s' in %s; " \
 				   "is this a kernel with the mempool_list patches?", \
-				   v->path, dwarf_diename(&(st)), member); \
+				   v->path, type_name(&(st)), member, \
+				   kmp_vmlinux_types(v)); \
 			return false;					\
 		}							\
 	} while (0)
@@ -213,12 +233,12 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	Dwarf_Die cu;
 
 	memset(l, 0, sizeof(*l));
-	if (!kmp_dwarf_cu(v->dwarf, cu_addr, "mm/mempool.c", no_aranges, &cu,
+	if (!kmp_vmlinux_cu(v, cu_addr, "mm/mempool.c", no_aranges, &cu,
 			  &l->via_aranges)) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s: no debug info for mm/mempool.c", v->path);
 		return false;
 	}
-	l->cu_name = dwarf_diename(&cu);
+	l->cu_name = kmp_btf_of(&cu) ? "the kernel's BTF" : dwarf_diename(&cu);
 	kmp_dwarf_scan(&cu, w, W_N);
 	l->pool_struct = "mempool_s";
 	if (!w[W_POOL].found && w[W_POOL7].found) {
@@ -232,7 +252,8 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		return false;
 	}
 	if (!kmp_dwarf_size(&w[W_POOL].die, &l->pool_size)) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct mempool_s has no size in DWARF", v->path);
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct mempool_s has no size in %s", v->path,
+			   kmp_vmlinux_types(v));
 		return false;
 	}
 	/* Every member the table lists, of every struct found; then which of them count. */

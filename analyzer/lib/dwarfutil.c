@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dwarfunit.h"
+#include "btf.h"
 #include "dwarfutil.h"
 #include "vmlinux.h"
 
@@ -16,6 +17,8 @@ bool kmp_dwarf_peel(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 
+	if (kmp_btf_of(die))
+		return kmp_btf_peel(die, out);
 	*out = *die;
 	for (int depth = 0; depth < 16; depth++) {
 		int tag = dwarf_tag(out);
@@ -49,6 +52,8 @@ static bool member_location(Dwarf_Die *m, uint64_t *off)
 
 bool kmp_dwarf_size(Dwarf_Die *type, uint64_t *size)
 {
+	if (kmp_btf_of(type))
+		return kmp_btf_size(type, size);
 	Dwarf_Word s;
 
 	if (dwarf_aggregate_size(type, &s) != 0)
@@ -106,6 +111,10 @@ static bool find_member(Dwarf_Die *st, const char *name, uint64_t base,
 
 void kmp_dwarf_scan(Dwarf_Die *cu, struct kmp_wanted *w, size_t count)
 {
+	if (kmp_btf_of(cu)) {
+		kmp_btf_scan(cu, w, count);
+		return;
+	}
 	size_t missing = 0;
 	Dwarf_Die d;
 
@@ -159,12 +168,16 @@ static bool find_cu_by_name(Dwarf *dw, const char *suffix, Dwarf_Die *out)
 
 bool kmp_dwarf_member(Dwarf_Die *st, const char *name, struct kmp_field *f)
 {
+	if (kmp_btf_of(st))
+		return kmp_btf_member(st, name, f);
 	memset(f, 0, sizeof(*f));
 	return find_member(st, name, 0, f, NULL, 0);
 }
 
 bool kmp_dwarf_member_type(Dwarf_Die *st, const char *name, Dwarf_Die *type)
 {
+	if (kmp_btf_of(st))
+		return kmp_btf_member_type(st, name, type);
 	struct kmp_field f;
 	Dwarf_Attribute a;
 	Dwarf_Die m, t;
@@ -245,6 +258,8 @@ static bool enumerator_value(Dwarf_Die *e, Dwarf_Attribute *a, int64_t *value)
 
 bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value)
 {
+	if (kmp_btf_of(e))
+		return kmp_btf_enumerator(e, name, value);
 	Dwarf_Die c;
 
 	if (dwarf_child(e, &c) != 0)
@@ -406,4 +421,47 @@ bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 		return true;
 	}
 	return find_cu_by_name(dw, suffix, cu);
+}
+
+bool kmp_dwarf_bitfield(Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
+{
+	Dwarf_Die m;
+
+	if (kmp_btf_of(st))
+		return kmp_btf_bitfield(st, name, bit_off, bits);
+	if (dwarf_child(st, &m) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word w, b;
+		const char *mn = dwarf_diename(&m);
+
+		if (dwarf_tag(&m) != DW_TAG_member || !mn || strcmp(mn, name))
+			continue;
+		if (!dwarf_attr(&m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &b) || !b || b > 64)
+			return false;
+		if (dwarf_attr(&m, DW_AT_data_bit_offset, &a) && !dwarf_formudata(&a, &w)) {
+			*bit_off = w;
+		} else {
+			/*
+			 * DWARF 2/3 (gcc's DWARF 4): the storage unit at
+			 * data_member_location, of byte_size, and DW_AT_bit_offset
+			 * counted from its most significant bit: on a
+			 * little-endian machine the low bit is then at
+			 * 8 * byte_size - bit_offset - bit_size.
+			 */
+			Dwarf_Word bsize, boff;
+			uint64_t loc;
+
+			if (!member_location(&m, &loc) || !dwarf_attr(&m, DW_AT_byte_size, &a) ||
+			    dwarf_formudata(&a, &bsize) || bsize > 8 ||
+			    !dwarf_attr(&m, DW_AT_bit_offset, &a) || dwarf_formudata(&a, &boff) ||
+			    boff + b > 8 * bsize)
+				return false;
+			*bit_off = 8 * loc + 8 * bsize - boff - b;
+		}
+		*bits = b;
+		return true;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
 }

@@ -42,5 +42,7 @@ bool kmp_dwarf_member_path(Dwarf_Die *st, const char *path, struct kmp_field *f)
 bool kmp_dwarf_member_type(Dwarf_Die *st, const char *name, Dwarf_Die *type);
 bool kmp_dwarf_size(Dwarf_Die *type, uint64_t *size);
 bool kmp_dwarf_enumerator(Dwarf_Die *e, const char *name, int64_t *value);
+/* Bit field @name of @st (not in anonymous members): its offset and width in bits. */
+bool kmp_dwarf_bitfield(Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits);
 
 #endif

@@ -2,6 +2,7 @@
 /* kmempool: kernel symbols, text ranges and modules for the memory searches. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dwarf_kernel.h"
@@ -152,6 +153,9 @@ void kmp_kernel_free(struct kmp_kernel *k)
 	kmp_modules_free(&k->mods);
 	kmp_vmlinux_funcs_free(k->funcs);
 	k->funcs = NULL;
+	free(k->symcache);
+	k->symcache = NULL;
+	k->nsymcache = 0;
 }
 
 bool kmp_kernel_is_func(const struct kmp_kernel *k, uint64_t addr)
@@ -208,16 +212,75 @@ bool kmp_kernel_in_image(const struct kmp_kernel *k, uint64_t addr)
 	return addr >= k->stext && addr < end;
 }
 
+static int cmp_addrsym(const void *x, const void *y)
+{
+	const struct kmp_addrsym *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+void kmp_kernel_symbolize_prepare(const struct kmp_kernel *k, const uint64_t *addrs, size_t n)
+{
+	/* The cache is not part of the kernel's description: filling it changes nothing else. */
+	struct kmp_kernel *kk = (struct kmp_kernel *)k;
+	struct kmp_addrsym *c = calloc(n ? n : 1, sizeof(*c));
+	size_t m = 0;
+
+	free(kk->symcache);
+	kk->symcache = NULL;
+	kk->nsymcache = 0;
+	if (!c)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (kmp_kernel_in_image(k, addrs[i]))
+			c[m++].addr = addrs[i] - k->kaslr;
+	qsort(c, m, sizeof(*c), cmp_addrsym);
+	{
+		size_t j = 0;
+
+		for (size_t i = 0; i < m; i++)	/* each address once */
+			if (!j || c[i].addr != c[j - 1].addr)
+				c[j++] = c[i];
+		m = j;
+	}
+	kmp_vmlinux_addrsyms(k->vml, c, m);
+	kk->symcache = c;
+	kk->nsymcache = m;
+}
+
+/* The cached answer for link-time @addr, NULL if it was not asked for. */
+static const struct kmp_addrsym *cached(const struct kmp_kernel *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->nsymcache;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->symcache[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->nsymcache && k->symcache[lo].addr == addr ? &k->symcache[lo] : NULL;
+}
+
 bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, size_t len)
 {
 	const struct kmp_module *m;
+	const struct kmp_addrsym *c;
 	const char *name;
 	uint64_t start, size;
 	char mname[128];
 
 	if (kmp_kernel_in_image(k, addr)) {
-		if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &name, &start, &size))
+		if ((c = cached(k, addr - k->kaslr))) {
+			if (!c->found)
+				return false;
+			name = c->name;
+			start = c->start;
+		} else if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &name, &start, &size)) {
 			return false;
+		}
 		if (addr - k->kaslr == start)
 			snprintf(out, len, "%s", name);
 		else

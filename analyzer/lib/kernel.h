@@ -14,6 +14,7 @@
 #include "modules.h"
 #include "slab.h"
 #include "vmlinux.h"
+#include "vmsyms.h"
 
 #define KMP_WAITFN_MAX 4
 
@@ -51,6 +52,9 @@ struct kmp_kernel {
 	bool have_modules;
 	struct kmp_limits_mods lim;
 	struct kmp_funcs *funcs;	/* function starts: a cache, built on first use */
+	/* names of vmlinux addresses asked for together (kmp_kernel_symbolize_prepare()) */
+	struct kmp_addrsym *symcache;
+	size_t nsymcache;
 	struct kmp_vmlayout vmlayout;	/* vmalloc areas; vmlayout.ok false if unknown */
 	uint64_t vmap_area_list;	/* runtime address of the list head, 0 if none */
 	/* 6.9 on: the busy areas are per node, vmap_nodes[nr_vmap_nodes] */
@@ -92,6 +96,13 @@ bool kmp_kernel_in_image(const struct kmp_kernel *k, uint64_t addr);
  * "sym+0x10 [module]" for a module.  False if no symbol covers it.
  */
 bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, size_t len);
+
+/*
+ * Look up the vmlinux symbols of the @n runtime addresses @addrs in one
+ * pass (kmp_vmlinux_addrsyms()) for the kmp_kernel_symbolize() calls that
+ * follow; a cache, replaced by the next call.
+ */
+void kmp_kernel_symbolize_prepare(const struct kmp_kernel *k, const uint64_t *addrs, size_t n);
 
 /*
  * The wake function that tells mempool_alloc()'s waiters from other wait

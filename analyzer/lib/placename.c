@@ -11,6 +11,7 @@
 #include "debuginfod.h"
 #include "dwarfpath.h"
 #include "dwarfutil.h"
+#include "btf.h"
 #include "placename.h"
 #include "vmsyms.h"
 
@@ -257,6 +258,25 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 	return true;
 }
 
+/*
+ * Without a vmlinux (types from BTF, which types no globals): a pool at
+ * sym+0xOFF of vmlinux named by the member path of the one struct that
+ * fits the global and holds a pool there (kmp_btf_pool_member()).
+ */
+static void btf_place(const struct kmp_kernel *k, uint64_t addr, struct place *pl)
+{
+	const char *sym;
+	uint64_t start, size;
+	char path[256];
+
+	if (!k->vml->btf || pl->typed || pl->mod[0] || !strstr(pl->expr, "+0x") ||
+	    !kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &sym, &start, &size) ||
+	    !kmp_btf_pool_member(k->vml->btf, size, addr - k->kaslr - start, pool_struct(k), path,
+				 sizeof(path)))
+		return;
+	snprintf(pl->expr, sizeof(pl->expr), "%s.%s", sym, path);
+}
+
 static void finish(char *out, size_t len, const char *prefix, const char *expr,
 		   const char *suffix, const char *mod)
 {
@@ -451,6 +471,7 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 
 	/* A global that is, or holds, the pool. */
 	if (locate_global(nm, addr, pool_struct(k), &pl)) {
+		btf_place(k, addr, &pl);
 		finish(out, len, "", pl.expr, "", pl.mod);
 		return;
 	}

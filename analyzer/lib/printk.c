@@ -54,7 +54,7 @@ static bool load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	Dwarf_Die cu;
 	bool aranges;
 
-	if (!kmp_dwarf_cu(v->dwarf, cu_addr, "kernel/printk/printk_ringbuffer.c", no_aranges,
+	if (!kmp_vmlinux_cu(v, cu_addr, "kernel/printk/printk_ringbuffer.c", no_aranges,
 			  &cu, &aranges)) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "no debug info for kernel/printk/printk_ringbuffer.c");
 		return false;

@@ -227,8 +227,9 @@ static void print_head(FILE *f, const struct kmp_kernel *k, const struct kmp_sca
 		fputs(", \"source\": \"scan\", \"pools\": [", f);
 		return;
 	}
-	fputs("# kmempool scan - every mempool found in kernel memory by its shape, not the "
-	      "kernel's /proc/mempool\n", f);
+	fprintf(f, "# kmempool scan - every mempool found in kernel memory by its shape, not the "
+		"kernel's /proc/mempool%s%s\n", k->vml->btf ? "; types: " : "",
+		k->vml->btf ? kmp_vmlinux_types(k->vml) : "");
 	if (!k->l->series)
 		fputs("# this kernel has no mempool_list: a pool is named after where it "
 		      "lives; statistics it does not keep are -\n", f);

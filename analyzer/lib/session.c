@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "layout_check.h"
 #include "modbuildid.h"
+#include "orc.h"
 #include "session.h"
 
 /* "Linux version 6.1.192 (...)" -> "6.1.192" */
@@ -90,8 +91,8 @@ static uint64_t hz_from_initial_jiffies(struct kmp_session *s, const struct kmp_
 	unsigned char b[4];
 	uint64_t v;
 
-	if (!kmp_vmlinux_read(&s->vml, jiffies->addr, b, sizeof(b)))
-		return 0;
+	if (s->vml.mem || !kmp_vmlinux_read(&s->vml, jiffies->addr, b, sizeof(b)))
+		return 0;	/* no file (BTF mode): memory holds jiffies now, not its start */
 	v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
 	v = (1ULL << 32) - v;
 	if (!v || v % 300 || v / 300 < 10 || v / 300 > 10000)
@@ -179,6 +180,59 @@ static bool session_v6(struct kmp_session *s, const struct kmp_options *o,
 	return false;
 }
 
+/*
+ * The kernel's own BTF and kallsyms from the dump (issue 33).  @why: why
+ * no vmlinux was found, NULL when --types btf asked for them; with it, a
+ * kernel that lacks them gets one line saying both.
+ */
+static bool open_dump_types(struct kmp_session *s, const struct kmp_err *why,
+			    struct kmp_err *err)
+{
+	uint64_t kaslr = s->vi.have_kerneloffset ? s->vi.kerneloffset : 0;
+	struct kmp_err e;
+	char msg[sizeof(why->msg)];
+	char *cut;
+
+	if (kmp_vmlinux_open_dump(&s->vml, &s->core.mem, s->core.vmcoreinfo, kaslr, &e))
+		return true;
+	if (!why || e.kind != KMP_ERR_VMLINUX) {
+		*err = e;
+		return false;
+	}
+	snprintf(msg, sizeof(msg), "%s", why->msg);
+	if ((cut = strstr(msg, "; give one with -s")))
+		*cut = '\0';
+	kmp_seterr(err, KMP_ERR_VMLINUX, "%s, and the dump alone does not do: %s; give a vmlinux "
+		   "with -s VMLINUX", msg, e.msg);
+	return false;
+}
+
+/*
+ * Where types and symbols come from: -s (DWARF), a vmlinux found on disk or
+ * by debuginfod, else the dump's BTF and kallsyms; --types forces one.
+ */
+static bool open_types(struct kmp_session *s, const struct kmp_options *o, char *path,
+		       size_t len, struct kmp_err *err)
+{
+	struct kmp_err why;
+
+	if (o->types == KMP_TYPES_BTF) {
+		snprintf(path, len, "the dump");
+		return open_dump_types(s, NULL, err);
+	}
+	if (o->vmlinux)
+		snprintf(path, len, "%s", o->vmlinux);
+	else if (!kmp_find_vmlinux(&s->vi, path, len) && !find_debuginfod(s, path, len, &why)) {
+		if (o->types == KMP_TYPES_DWARF) {
+			*err = why;
+			return false;
+		}
+		snprintf(path, len, "the dump");
+		return open_dump_types(s, &why, err);
+	}
+	return kmp_vmlinux_open(&s->vml, path, err);
+}
+
 bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 			struct kmp_err *err)
 {
@@ -212,19 +266,14 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		kmp_seterr(err, KMP_ERR_DUMP, "%s has a bad VMCOREINFO line: %s", core, s->vi.bad);
 		return false;
 	}
-	if (o->vmlinux) {
-		snprintf(path, sizeof(path), "%s", o->vmlinux);
-	} else if (!kmp_find_vmlinux(&s->vi, path, sizeof(path))) {
-		if (!find_debuginfod(s, path, sizeof(path), err))
-			return false;
-	}
-	if (!kmp_vmlinux_open(&s->vml, path, err))
+	if (!open_types(s, o, path, sizeof(path), err))
 		return false;
 	s->vml_open = true;
 	s->vml.symsrc = o->symsrc;
 	/* One read of the symbol tables for the whole run. */
 	kmp_kernel_expect(&s->vml);
 	kmp_module_build_id_expect(&s->vml);
+	kmp_orc_expect(&s->vml);
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
 	if (!syms[S_BANNER].found ||
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,
@@ -292,6 +341,15 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 			     sizeof(s->version), &why)) {
 		kmp_wraperr(err, &why, "cannot read the /proc/mempool format version: %s", why.msg);
 		return false;
+	}
+	if (s->vml.ks) {
+		/*
+		 * kallsyms gives no sizes, only the distance to the next symbol:
+		 * jiffies_64 (u64) and tick_nsec (unsigned long) are 8 bytes on
+		 * a 64-bit kernel when that distance has room for them.
+		 */
+		for (int i = S_JIFFIES; i <= S_TICK; i++)
+			syms[i].size = syms[i].size >= 8 ? 8 : 0;
 	}
 	if (s->layout.v12)
 		session_clock(s, &syms[S_JIFFIES], &syms[S_TICK]);

@@ -12,9 +12,17 @@
 #include "vmcoreinfo.h"
 #include "vmlinux.h"
 
+/* Where types and symbols come from (--types). */
+enum kmp_types {
+	KMP_TYPES_AUTO,		/* a vmlinux if one is found, else the dump's BTF */
+	KMP_TYPES_DWARF,	/* a vmlinux's DWARF and ELF symbols */
+	KMP_TYPES_BTF,		/* the kernel's BTF and kallsyms, from its memory */
+};
+
 struct kmp_options {
 	const char *core;	/* NULL: /proc/kcore */
 	const char *vmlinux;	/* NULL: search like drgn */
+	enum kmp_types types;
 	bool force;		/* accept a vmlinux that does not match */
 	bool no_aranges;	/* scan unit headers instead (benchmark) */
 	bool from_stacks;	/* waiters: search task stacks even with mempool_list */

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
+#include "orc.h"
 #include "pools.h"
 #include "report.h"
 #include "stackreport.h"
@@ -18,16 +21,76 @@ static void json_opt_string(FILE *f, const char *s)
 		fputs("null", f);
 }
 
-static void print_task(FILE *f, bool json, const struct kmp_task *t, bool first)
+/*
+ * The frames of a waiter's stack (ORC): above its mempool_alloc*() frames,
+ * the caller first, or with @all the whole stack, innermost first.  Text:
+ * "caller+0x2d [mod] <- its caller+0x1a0 <- ..."; JSON: an array of
+ * {"pc", "function"} (the return address and that name).
+ */
+static void print_frames(FILE *f, bool json, const struct kmp_kernel *k, const struct kmp_orc *orc,
+			 uint64_t task, bool all)
+{
+	uint64_t pcs[KMP_ORC_MAX_FRAMES] = { 0 };
+	size_t n = orc ? kmp_orc_unwind(orc, task, pcs, KMP_ORC_MAX_FRAMES) : 0;
+	size_t from = all ? 0 : kmp_orc_callers(k, pcs, n);
+
+	/* (Their vmlinux names were looked up together: name_frames().) */
+
+	if (!orc)
+		return;
+	fputs(json ? ", \"frames\": [" : "        ", f);
+	for (size_t i = from; i < n; i++) {
+		char name[256];
+
+		if (!kmp_kernel_symbolize(k, pcs[i], name, sizeof(name)))
+			snprintf(name, sizeof(name), "0x%" PRIx64, pcs[i]);
+		if (json) {
+			fprintf(f, "%s{\"pc\": \"0x%" PRIx64 "\", \"function\": ", i > from ? ", " : "",
+				pcs[i]);
+			kmp_json_string(f, name);
+			fputc('}', f);
+		} else {
+			fprintf(f, "%s%s", i > from ? (all ? " -> " : " <- ") : "", name);
+		}
+	}
+	if (!json && from >= n)
+		fputs(n ? "(no frame above mempool_alloc)" : "(the stack could not be unwound)", f);
+	fputs(json ? "]" : "\n", f);
+}
+
+/*
+ * The vmlinux names of every waiter's frames in one pass over the symbols
+ * (a pass per frame read the whole symbol table each time).
+ */
+static void name_frames(const struct kmp_kernel *k, const struct kmp_orc *orc,
+			const struct kmp_stackwait_list *fd)
+{
+	uint64_t *all = orc ? malloc((fd->n ? fd->n : 1) * KMP_ORC_MAX_FRAMES * sizeof(*all)) : NULL;
+	size_t n = 0;
+
+	if (!all)
+		return;
+	for (size_t i = 0; i < fd->n; i++)
+		if (fd->v[i].kind == KMP_SW_WAITING)
+			n += kmp_orc_unwind(orc, fd->v[i].task.addr, all + n, KMP_ORC_MAX_FRAMES);
+	kmp_kernel_symbolize_prepare(k, all, n);
+	free(all);
+}
+
+static void print_task(FILE *f, bool json, const struct kmp_task *t, bool first,
+		       const struct kmp_kernel *k, const struct kmp_orc *orc, bool all)
 {
 	if (json) {
 		fprintf(f, "%s{\"pid\": %" PRId64 ", \"comm\": ", first ? "" : ", ", t->pid);
 		kmp_json_string(f, t->comm);
-		fprintf(f, ", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"}",
+		fprintf(f, ", \"state\": \"%.1s\", \"task\": \"0x%" PRIx64 "\"",
 			kmp_task_state(t->state), t->addr);
+		print_frames(f, true, k, orc, t->addr, all);
+		fputc('}', f);
 	} else {
 		fprintf(f, "    pid %-7" PRId64 " %-16s %s\n", t->pid, t->comm,
 			kmp_task_state(t->state));
+		print_frames(f, false, k, orc, t->addr, all);
 	}
 }
 
@@ -103,6 +166,8 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 	struct kmp_stackwait_stats st;
 	struct kmp_stackwait_ctx *ctx;
 	size_t npools = 0, nunknown = 0;
+	struct kmp_orc *orc;
+	char why[256];
 	bool *done, ok;
 
 	ok = kmp_stackwait_find(k, sl, o->max_tasks, o->max_waiters, &fd, &st, &ctx, err);
@@ -120,18 +185,23 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 		ok = false;
 	}
 	done = calloc(fd.n ? fd.n : 1, sizeof(*done));
+	/* Frames of each waiter: no unwinder (no ORC), no frames. */
+	orc = kmp_orc_new(k, why, sizeof(why));
+	name_frames(k, orc, &fd);
 	if (o->json) {
 		fputc('{', f);
 		o->json_kernel(f, o->json_kernel_arg);
 		fputs(", \"source\": \"stacks\", \"pools\": [", f);
 	} else {
-		fputs("# kmempool waiters - derived from kernel memory (task stacks and DWARF), "
-		      "not the kernel's /proc/mempool\n", f);
+		fprintf(f, "# kmempool waiters - derived from kernel memory (task stacks and %s), "
+			"not the kernel's /proc/mempool\n", kmp_vmlinux_types(k->vml));
 		if (o->series)
 			fputs("# --source stacks: the search a kernel without mempool_list gets\n", f);
 		else
 			fputs("# this kernel has no mempool_list: a pool is named after where it "
 			      "lives; no statistics are kept\n", f);
+		if (!orc && o->verbose)
+			fprintf(f, "# no frames: %s\n", why);
 	}
 	for (size_t i = 0; done && i < fd.n; i++) {
 		const struct kmp_poolinfo *p = fd.v[i].pool;
@@ -149,7 +219,7 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 			if (done[j] || fd.v[j].kind != KMP_SW_WAITING || fd.v[j].pool != p)
 				continue;
 			done[j] = true;
-			print_task(f, o->json, &fd.v[j].task, first);
+			print_task(f, o->json, &fd.v[j].task, first, k, orc, o->verbose);
 			first = false;
 		}
 		if (o->json)
@@ -192,6 +262,7 @@ bool kmp_stackreport(FILE *f, const struct kmp_kernel *k, const struct kmp_slabl
 		}
 		fputs("}\n", f);
 	}
+	kmp_orc_free(orc);
 	free(done);
 	free(fd.v);
 	kmp_stackwait_done(ctx);

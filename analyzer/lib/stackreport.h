@@ -15,6 +15,7 @@
 struct kmp_stackreport_opts {
 	bool json;
 	bool series;		/* the kernel has mempool_list (--source stacks) */
+	bool verbose;		/* each waiter's whole stack, not only the frames above mempool_alloc */
 	uint64_t max_tasks, max_waiters;
 	void (*json_kernel)(FILE *f, const void *arg);	/* prints "kernel": {...} */
 	const void *json_kernel_arg;

@@ -12,6 +12,8 @@
 
 #include "dwarfutil.h"
 #include "dwarfunit.h"
+#include "btf.h"
+#include "kallsyms.h"
 #include "vmlinux.h"
 
 static void read_build_id(struct kmp_vmlinux *v)
@@ -123,6 +125,14 @@ fail:
 
 void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
+	if (v->ks)
+		kmp_kallsyms_free(v->ks);
+	if (v->btf)
+		kmp_btf_free(v->btf);
+	free(v->ks);
+	free(v->btf);
+	v->ks = NULL;
+	v->btf = NULL;
 	free(v->known);
 	v->known = NULL;
 	v->nknown = v->capknown = 0;
@@ -173,6 +183,10 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 	Elf_Data *data, *str;
 
 	memset(t, 0, sizeof(*t));
+	if (v->ks) {		/* no file: the kernel's kallsyms (vmdump.c) */
+		*t = (struct kmp_symtab){ v->ks->syms, v->ks->n, v->ks->str, v->ks->strsize };
+		return v->ks->strsize > 0;
+	}
 	if (!symtab_headers(v, &scn, &sh, &strscn, &strsh) ||
 	    !(data = elf_rawdata(scn, NULL)) || !data->d_buf || data->d_size < sh.sh_size ||
 	    (uintptr_t)data->d_buf % _Alignof(Elf64_Sym) ||	/* a damaged sh_offset */
@@ -187,7 +201,7 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 }
 
 /* Where .symtab and its string table are in the file. */
-static bool symfile(struct kmp_vmlinux *v, struct kmp_symfile *f)
+bool kmp_vmlinux_symfile(struct kmp_vmlinux *v, struct kmp_symfile *f)
 {
 	Elf_Scn *scn, *strscn;
 	GElf_Shdr sh, strsh;
@@ -243,7 +257,9 @@ static void resolve(struct kmp_vmlinux *v)
 	for (size_t i = 0; i < v->nknown; i++)
 		if (!v->known[i].resolved)
 			todo[j++] = v->known[i].sym;
-	if (!symfile(v, &f) || !kmp_symscan(&f, todo, n, 0))
+	if (v->ks)
+		kmp_kallsyms_find(v->ks, todo, n);
+	else if (!kmp_vmlinux_symfile(v, &f) || !kmp_symscan(&f, todo, n, 0))
 		for (j = 0; j < n; j++)
 			todo[j].found = false;	/* nothing found; not looked for again */
 	j = 0;
@@ -305,6 +321,10 @@ void kmp_vmlinux_symbols(struct kmp_vmlinux *v, struct kmp_sym *syms, size_t n)
 bool kmp_vmlinux_read(struct kmp_vmlinux *v, uint64_t addr, void *buf, size_t len)
 {
 	Elf_Scn *scn = NULL;
+	struct kmp_err err;
+
+	if (v->mem)	/* no file: what memory holds now */
+		return kmp_read(v->mem, addr + v->kaslr, buf, len, &err);
 
 	while ((scn = elf_nextscn(v->elf, scn))) {
 		GElf_Shdr sh;

@@ -44,13 +44,43 @@ struct kmp_vmlinux {
 		bool resolved;		/* looked for (sym.found says whether it is there) */
 	} *known;			/* every name asked for or expected */
 	size_t nknown, capknown;
+	/*
+	 * No vmlinux file (vmdump.c): the symbols are the kernel's kallsyms and
+	 * the types its BTF, both read from @mem; "file contents" are memory
+	 * at link-time address + @kaslr.  NULL with a vmlinux.
+	 */
+	struct kmp_kallsyms *ks;
+	struct kmp_btf *btf;
+	struct kmp_mem *mem;
+	uint64_t kaslr;
 };
+
+/*
+ * The symbols and types of the kernel in @mem from its own kallsyms and
+ * BTF (vmdump.c), in place of a vmlinux: @vmcoreinfo gives the tables'
+ * addresses, @kaslr the offset.  False with @err (kind vmlinux when the
+ * kernel lacks them: no kallsyms in VMCOREINFO, no BTF; format when they
+ * are damaged).  Closed with kmp_vmlinux_close().
+ */
+bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *vmcoreinfo,
+			   uint64_t kaslr, struct kmp_err *err);
+/*
+ * The unit of type look-ups (dwarfutil.h) that holds the code at
+ * link-time @addr: a DWARF unit (kmp_dwarf_cu()), or with BTF the whole
+ * BTF.  @suffix, @no_aranges, @via_aranges as for kmp_dwarf_cu().
+ */
+bool kmp_vmlinux_cu(struct kmp_vmlinux *v, uint64_t addr, const char *suffix, bool no_aranges,
+		    Dwarf_Die *cu, bool *via_aranges);
+/* Where the types come from, for headers and `info`: "DWARF" or "BTF from the dump". */
+const char *kmp_vmlinux_types(const struct kmp_vmlinux *v);
 
 /*
  * The mapped tables, for the searches by address (vmsyms.h); a search by
  * name reads them instead (kmp_vmlinux_symbols()).
  */
 bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t);
+/* Where .symtab and its string table are in the file (false: none usable). */
+bool kmp_vmlinux_symfile(struct kmp_vmlinux *v, struct kmp_symfile *f);
 /* A symbol's name; "" if its offset is out of the string table. */
 const char *kmp_symtab_name(const struct kmp_symtab *t, const Elf64_Sym *s);
 

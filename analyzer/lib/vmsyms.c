@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: vmlinux symbols by address, one pass over .symtab. */
 #include <dwarf.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dwarfutil.h"
+#include "kallsyms.h"
 #include "vmsyms.h"
 
 /* Is @a a better answer than @b for an address both start at or below? */
@@ -162,6 +165,8 @@ bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
 	uint32_t tried[2 * NEIGHBOURS];
 	size_t lo = 0, hi, ntried = 0;
 
+	if (!v->dwarf)		/* BTF types no global variables (but per-CPU ones) */
+		return false;
 	if (!ix && !(ix = *idx = build_index(v)))
 		return false;
 	/* The first local object at or after @addr; its neighbours on both sides. */
@@ -246,4 +251,115 @@ void kmp_vmlinux_funcs_free(struct kmp_funcs *f)
 	if (f)
 		free(f->start);
 	free(f);
+}
+
+/* The first of @n sorted answers whose address is at least @v. */
+static size_t first_at(const struct kmp_addrsym *a, size_t n, uint64_t v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid].addr < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct best {
+	Elf64_Sym sized, unsized;
+	bool have_sized, have_unsized;
+};
+
+/* Symbol @sym as a candidate for every address it can answer (vmsyms' rule). */
+static void consider(const Elf64_Sym *sym, const struct kmp_addrsym *a, size_t n, struct best *b)
+{
+	int type = ELF64_ST_TYPE(sym->st_info);
+	size_t j = first_at(a, n, sym->st_value);
+
+	if (sym->st_shndx == SHN_UNDEF || !sym->st_name ||
+	    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE))
+		return;
+	if (sym->st_size) {
+		for (; j < n && a[j].addr - sym->st_value < sym->st_size; j++)
+			if (!b[j].have_sized || better(sym, &b[j].sized)) {
+				b[j].sized = *sym;
+				b[j].have_sized = true;
+			}
+		return;
+	}
+	/*
+	 * Unsized: the answer for an address is the highest one at or below
+	 * it, so once an address has one at or above this symbol, every
+	 * later address has too.
+	 */
+	for (; j < n; j++) {
+		if (b[j].have_unsized && b[j].unsized.st_value >= sym->st_value)
+			break;
+		b[j].unsized = *sym;
+		b[j].have_unsized = true;
+	}
+}
+
+/* Name at @off of the string table (file or kallsyms) into @out. */
+static void name_at(struct kmp_vmlinux *v, const struct kmp_symfile *f, uint64_t off, char *out,
+		    size_t len)
+{
+	ssize_t r;
+
+	out[0] = '\0';
+	if (v->ks) {
+		if (off < v->ks->strsize)
+			snprintf(out, len, "%s", v->ks->str + off);
+		return;
+	}
+	if (off >= f->strsize)
+		return;
+	r = pread(f->fd, out, len - 1, (off_t)(f->stroff + off));
+	out[r > 0 ? (size_t)r : 0] = '\0';
+}
+
+void kmp_vmlinux_addrsyms(struct kmp_vmlinux *v, struct kmp_addrsym *a, size_t n)
+{
+	struct best *b = calloc(n ? n : 1, sizeof(*b));
+	struct kmp_symfile f = { .fd = -1 };
+	Elf64_Sym buf[2730];	/* 64 KiB */
+
+	for (size_t i = 0; i < n; i++)
+		a[i].found = false;
+	if (!b || !n)
+		goto out;
+	if (v->ks) {
+		for (size_t k = 0; k < v->ks->n; k++)
+			consider(&v->ks->syms[k], a, n, b);
+	} else if (kmp_vmlinux_symfile(v, &f)) {
+		for (uint64_t k = 0; k < f.nsyms;) {
+			uint64_t m = f.nsyms - k < 2730 ? f.nsyms - k : 2730;
+			ssize_t r = pread(f.fd, buf, m * sizeof(*buf), (off_t)(f.symoff + k * sizeof(*buf)));
+
+			if (r != (ssize_t)(m * sizeof(*buf)))
+				break;
+			for (uint64_t i = 0; i < m; i++)
+				consider(&buf[i], a, n, b);
+			k += m;
+		}
+	} else {
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const Elf64_Sym *s = b[i].have_sized ? &b[i].sized :
+				     b[i].have_unsized ? &b[i].unsized : NULL;
+
+		if (!s)
+			continue;
+		name_at(v, &f, s->st_name, a[i].name, sizeof(a[i].name));
+		a[i].start = s->st_value;
+		a[i].size = s->st_size;
+		a[i].found = a[i].name[0] != '\0';
+	}
+out:
+	free(b);
 }

@@ -13,6 +13,22 @@
 bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, const char **name,
 			 uint64_t *start, uint64_t *size);
 
+/* One answer of kmp_vmlinux_addrsyms(). */
+struct kmp_addrsym {
+	uint64_t addr;		/* asked: link-time */
+	uint64_t start, size;
+	char name[128];		/* cut at 127 characters */
+	bool found;
+};
+
+/*
+ * kmp_vmlinux_addrsym() for @n addresses at once, @a sorted by addr, in
+ * one pass over the symbols: of a vmlinux, .symtab read through a buffer
+ * (its pages are not mapped in, as a pass per address would); else the
+ * kallsyms table.  The same answers, a pass instead of one per address.
+ */
+void kmp_vmlinux_addrsyms(struct kmp_vmlinux *v, struct kmp_addrsym *a, size_t n);
+
 #endif
 
 /*

@@ -150,5 +150,7 @@ snap proc-autofind
 run kmp-autofind kmempool
 run kmp-autofind-info kmempool info
 rm /boot/vmlinux-$(uname -r)
-run kmp-notfound kmempool
+# --types dwarf: the search for a vmlinux, not the fallback to the kernel's
+# own BTF (issue 33; a kernel built with CONFIG_DEBUG_INFO_BTF answers from it).
+run kmp-notfound kmempool --types dwarf
 exit 0

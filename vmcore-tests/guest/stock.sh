@@ -156,6 +156,14 @@ if [ -n "$VML" ]; then
 else
 	log "no vmlinux disk: live analyzer not run"
 fi
+# Live from the kernel alone (issue 33): its BTF and kallsyms, no vmlinux
+# and no module debug info (test-btf.sh compares with the answers above).
+for cmd in waiters scan; do
+	timeout 120 kmempool $cmd -f json --types btf > /out/live-btf-$cmd.json 2> /out/live-btf-$cmd.err
+	echo $? > /out/live-btf-$cmd.rc
+done
+timeout 60 kmempool info --types btf > /out/live-btf-info 2> /out/live-btf-info.err
+echo $? > /out/live-btf-info.rc
 # The waiters must still be asleep after all that.
 ps -o pid,comm,stat > /out/ps-precrash
 

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: kernel BTF from a damaged or hostile dump (btf.c),
+ * parsed with libbpf and read by the loaders every kernel type goes
+ * through: the mempool layout table (kmp_layout_load()), struct module,
+ * the slab and vmalloc layouts, as with the dump alone.  Input: the BTF
+ * blob.  Whatever the BTF claims, the answer is a layout whose fields lie
+ * inside their structs, or a refusal of kind format; never a crash.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "dwarf_kernel.h"
+#include "layout_check.h"
+#include "vmlinux.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kmp_err err = { 0 };
+	struct kmp_modlayout ml;
+	struct kmp_slablayout sl;
+	struct kmp_vmlayout vl;
+	struct kmp_layout l;
+	struct kmp_vmlinux v;
+
+	memset(&v, 0, sizeof(v));
+	v.fd = -1;
+	if (!(v.btf = calloc(1, sizeof(*v.btf))))
+		return 0;
+	if (!kmp_btf_parse(v.btf, data, size, &err)) {
+		if (err.kind != KMP_ERR_FORMAT)
+			abort();
+		kmp_vmlinux_close(&v);
+		return 0;
+	}
+	if (kmp_layout_load(&v, 0x1000, false, &l, &err)) {
+		if (!kmp_layout_check(&l, "fuzz", &err))
+			abort();	/* the loader checked it already */
+	} else if (err.kind != KMP_ERR_FORMAT) {
+		abort();
+	}
+	if (kmp_modlayout_load(&v, 0x1000, false, &ml) &&
+	    (ml.list.size != 16 || ml.ks_symtab.size != 8))
+		abort();
+	if (kmp_slablayout_load(&v, 0x1000, 0x2000, false, &sl) && sl.name.size != 8)
+		abort();
+	if (kmp_vmlayout_load(&v, 0x1000, &vl) && vl.va_size > 256)
+		abort();
+	kmp_vmlinux_close(&v);
+	return 0;
+}

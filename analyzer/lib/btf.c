@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmempool: kernel BTF from memory, parsed with libbpf, looked up like
+ * DWARF (see btf.h).  libbpf checks the header, the string and type
+ * sections' bounds and each type record's length; the look-ups here check
+ * the rest: every id through btf__type_by_id() (NULL past the last type),
+ * chains of references through libbpf's bounded resolvers, member offsets
+ * that are whole bytes, sizes below 4 GiB, and names that exist.
+ */
+#include <bpf/btf.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+
+static const char btf_tag;	/* the abbrev of every BTF handle */
+
+/*
+ * What libbpf 1.1 leaves unchecked and the kernel's own parser refuses:
+ * sections that are not 4-byte aligned (the type records would be read
+ * misaligned) or that lie past the blob.
+ */
+static bool header_ok(const void *data, uint64_t size)
+{
+	struct btf_header h;
+
+	memcpy(&h, data, sizeof(h));
+	return h.magic == BTF_MAGIC && h.version == BTF_VERSION && h.hdr_len >= sizeof(h) &&
+	       h.hdr_len % 4 == 0 && h.hdr_len <= size && h.type_off % 4 == 0 &&
+	       h.type_len % 4 == 0 && (uint64_t)h.type_off + h.type_len <= size - h.hdr_len &&
+	       (uint64_t)h.str_off + h.str_len <= size - h.hdr_len;
+}
+
+/* FNV-1a of a name. */
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The kind a look-up asks for (DW_TAG_*), of a type; 0 for others. */
+static int tag_of(const struct btf_type *t)
+{
+	return btf_is_struct(t) ? DW_TAG_structure_type :
+	       btf_is_any_enum(t) ? DW_TAG_enumeration_type : 0;
+}
+
+/* The index of named structs and enums (without memory: kmp_btf_scan() reads them all). */
+static void index_names(struct kmp_btf *b)
+{
+	size_t cap = 16, n = 0;
+
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+
+		n += t && t->name_off && tag_of(t);
+	}
+	while (cap < 2 * n)
+		cap *= 2;
+	if (!(b->byname = calloc(cap, sizeof(*b->byname))))
+		return;
+	b->nbyname = cap;
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const char *name;
+		size_t h;
+
+		if (!t || !t->name_off || !tag_of(t) || !(name = btf__name_by_offset(b->btf, t->name_off)))
+			continue;
+		for (h = hash(name) & (cap - 1); b->byname[h]; h = (h + 1) & (cap - 1))
+			;
+		b->byname[h] = id;	/* ids in order: the first of a name is met first */
+	}
+}
+
+bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err)
+{
+	memset(b, 0, sizeof(*b));
+	if (size < 24 || size > KMP_BTF_MAX) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF is %" PRIu64 " bytes: not a BTF "
+			   "section (damaged?)", size);
+		return false;
+	}
+	if (!header_ok(data, size)) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF (%" PRIu64 " bytes) has a bad header "
+			   "(magic, version, or sections unaligned or past its end)", size);
+		return false;
+	}
+	errno = 0;
+	b->btf = btf__new(data, (uint32_t)size);
+	if (!b->btf) {	/* libbpf 1.x: NULL and errno */
+		int e = errno;
+
+		b->btf = NULL;
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF (%" PRIu64 " bytes) does not parse "
+			   "(libbpf: %s)", size, strerror(e ? e : EINVAL));
+		return false;
+	}
+	b->ntypes = btf__type_cnt(b->btf);
+	b->size = size;
+	index_names(b);
+	return true;
+}
+
+bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64_t stop,
+		  struct kmp_err *err)
+{
+	void *buf;
+	bool ok;
+
+	memset(b, 0, sizeof(*b));
+	if (stop <= start || stop - start > KMP_BTF_MAX) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's BTF section (__start_BTF 0x%" PRIx64
+			   ", __stop_BTF 0x%" PRIx64 ") is empty or larger than %u MiB", start, stop,
+			   KMP_BTF_MAX >> 20);
+		return false;
+	}
+	if (!(buf = malloc(stop - start))) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's BTF");
+		return false;
+	}
+	ok = kmp_read(mem, start, buf, stop - start, err) &&
+	     kmp_btf_parse(b, buf, stop - start, err);
+	free(buf);
+	return ok;
+}
+
+void kmp_btf_free(struct kmp_btf *b)
+{
+	free(b->byname);
+	if (b->btf)
+		btf__free(b->btf);
+	memset(b, 0, sizeof(*b));
+}
+
+void kmp_btf_handle(const struct kmp_btf *b, uint32_t id, Dwarf_Die *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->addr = (void *)b;
+	out->cu = NULL;
+	out->abbrev = (Dwarf_Abbrev *)(void *)&btf_tag;
+	out->padding__ = id;
+}
+
+const struct kmp_btf *kmp_btf_of(const Dwarf_Die *d)
+{
+	return d && !d->cu && d->abbrev == (const void *)&btf_tag ? d->addr : NULL;
+}
+
+static uint32_t id_of(const Dwarf_Die *d)
+{
+	return (uint32_t)d->padding__;
+}
+
+/* Type @id of @d's BTF, NULL if out of range. */
+static const struct btf_type *type_at(const Dwarf_Die *d, uint32_t id)
+{
+	const struct kmp_btf *b = kmp_btf_of(d);
+
+	return b && id && id < b->ntypes ? btf__type_by_id(b->btf, id) : NULL;
+}
+
+const char *kmp_btf_name(const Dwarf_Die *t)
+{
+	const struct btf_type *bt = type_at(t, id_of(t));
+	const char *n = bt ? btf__name_by_offset(kmp_btf_of(t)->btf, bt->name_off) : NULL;
+
+	return n ? n : "";
+}
+
+/* The first named struct or enum @name of kind @tag: by the index, else a pass over all types. */
+static uint32_t by_name(const struct kmp_btf *b, const char *name, int tag)
+{
+	const char *n;
+
+	if (b->byname) {
+		for (size_t h = hash(name) & (b->nbyname - 1); b->byname[h];
+		     h = (h + 1) & (b->nbyname - 1)) {
+			const struct btf_type *t = btf__type_by_id(b->btf, b->byname[h]);
+
+			if (t && tag_of(t) == tag && (n = btf__name_by_offset(b->btf, t->name_off)) &&
+			    !strcmp(n, name))
+				return b->byname[h];	/* probes meet a name's ids in order */
+		}
+		return 0;
+	}
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+
+		if (t && t->name_off && tag_of(t) == tag &&
+		    (n = btf__name_by_offset(b->btf, t->name_off)) && !strcmp(n, name))
+			return id;
+	}
+	return 0;
+}
+
+void kmp_btf_scan(const Dwarf_Die *all, struct kmp_wanted *w, size_t n)
+{
+	const struct kmp_btf *b = kmp_btf_of(all);
+
+	for (size_t i = 0; b && i < n; i++) {
+		uint32_t id;
+
+		if (w[i].found || !(id = by_name(b, w[i].name, w[i].tag)))
+			continue;
+		kmp_btf_handle(b, id, &w[i].die);
+		w[i].found = true;
+	}
+}
+
+/* The size of type @id, typedefs, modifiers and arrays resolved; false beyond 4 GiB. */
+static bool size_of(const struct kmp_btf *b, uint32_t id, uint64_t *size)
+{
+	int64_t s;
+
+	if (!id || id >= b->ntypes)
+		return false;
+	s = btf__resolve_size(b->btf, id);
+	if (s < 0 || s > UINT32_MAX)
+		return false;
+	*size = (uint64_t)s;
+	return true;
+}
+
+bool kmp_btf_size(const Dwarf_Die *t, uint64_t *size)
+{
+	const struct kmp_btf *b = kmp_btf_of(t);
+
+	return b && size_of(b, id_of(t), size);
+}
+
+/* Member @name of struct or union @id, in anonymous members too; its type id in @mtype. */
+static bool find_member(const struct kmp_btf *b, uint32_t id, const char *name, uint64_t base,
+			struct kmp_field *f, uint32_t *mtype, int depth)
+{
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int r;
+
+	if (depth > 8 || !id || id >= b->ntypes || (r = btf__resolve_type(b->btf, id)) <= 0 ||
+	    (uint32_t)r >= b->ntypes || !(t = btf__type_by_id(b->btf, (uint32_t)r)) ||
+	    !btf_is_composite(t))
+		return false;
+	m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : "";
+		uint32_t bits = btf_member_bit_offset(t, i);
+		uint64_t off = base + bits / 8;
+
+		if (!mn || bits % 8 || btf_member_bitfield_size(t, i))
+			continue;
+		if (!*mn) {
+			if (find_member(b, m->type, name, off, f, mtype, depth + 1))
+				return true;
+			continue;
+		}
+		if (strcmp(mn, name))
+			continue;
+		if (!size_of(b, m->type, &f->size))
+			return false;
+		f->off = off;
+		f->ok = true;
+		*mtype = m->type;
+		return true;
+	}
+	return false;
+}
+
+bool kmp_btf_member(const Dwarf_Die *st, const char *name, struct kmp_field *f)
+{
+	const struct kmp_btf *b = kmp_btf_of(st);
+	uint32_t mt;
+
+	memset(f, 0, sizeof(*f));
+	return b && find_member(b, id_of(st), name, 0, f, &mt, 0);
+}
+
+bool kmp_btf_peel(const Dwarf_Die *t, Dwarf_Die *out)
+{
+	const struct kmp_btf *b = kmp_btf_of(t);
+	int r;
+
+	if (!b || !id_of(t) || id_of(t) >= b->ntypes ||
+	    (r = btf__resolve_type(b->btf, id_of(t))) <= 0 || (uint32_t)r >= b->ntypes)
+		return false;
+	kmp_btf_handle(b, (uint32_t)r, out);
+	return true;
+}
+
+bool kmp_btf_member_type(const Dwarf_Die *st, const char *name, Dwarf_Die *type)
+{
+	const struct kmp_btf *b = kmp_btf_of(st);
+	struct kmp_field f = { 0 };
+	Dwarf_Die m;
+	uint32_t mt;
+
+	if (!b || !find_member(b, id_of(st), name, 0, &f, &mt, 0))
+		return false;
+	kmp_btf_handle(b, mt, &m);
+	return kmp_btf_peel(&m, type);
+}
+
+bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *name,
+							int64_t value), void *arg)
+{
+	const struct kmp_btf *b = kmp_btf_of(e);
+	const struct btf_type *t = type_at(e, id_of(e));
+
+	if (!t || !btf_is_any_enum(t))
+		return false;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const char *n;
+		int64_t v;
+
+		if (btf_is_enum(t)) {
+			const struct btf_enum *en = btf_enum(t) + i;
+
+			n = btf__name_by_offset(b->btf, en->name_off);
+			/* kind_flag: signed values */
+			v = btf_kflag(t) ? (int64_t)en->val : (int64_t)(uint32_t)en->val;
+		} else {
+			const struct btf_enum64 *en = btf_enum64(t) + i;
+
+			n = btf__name_by_offset(b->btf, en->name_off);
+			v = (int64_t)btf_enum64_value(en);
+		}
+		if (n && *n)
+			fn(arg, n, v);
+	}
+	return true;
+}
+
+struct enum_find {
+	const char *name;
+	int64_t value;
+	bool found;
+};
+
+static void enum_find(void *arg, const char *name, int64_t value)
+{
+	struct enum_find *f = arg;
+
+	if (!f->found && !strcmp(name, f->name)) {
+		f->value = value;
+		f->found = true;
+	}
+}
+
+bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value)
+{
+	struct enum_find f = { .name = name };
+
+	if (!kmp_btf_enumerators(e, enum_find, &f) || !f.found)
+		return false;
+	*value = f.value;
+	return true;
+}
+
+/*
+ * The path to a struct named @pool at @off inside type @id ("bio_pool",
+ * "a.b", "c[2]"; "" when @id is that struct and @off 0).  A union's
+ * members are tried in order.  False if no such member lies exactly there.
+ */
+static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const char *pool,
+		      char *out, size_t len, int depth)
+{
+	const struct btf_type *t;
+	const char *n;
+	int r;
+
+	if (depth > 8 || !id || id >= b->ntypes || (r = btf__resolve_type(b->btf, id)) <= 0 ||
+	    (uint32_t)r >= b->ntypes || !(t = btf__type_by_id(b->btf, (uint32_t)r)))
+		return false;
+	if (btf_is_struct(t) && !off && (n = btf__name_by_offset(b->btf, t->name_off)) &&
+	    !strcmp(n, pool)) {
+		out[0] = '\0';
+		return true;
+	}
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		uint64_t es;
+		int w;
+
+		if (!size_of(b, a->type, &es) || !es || off / es >= a->nelems)
+			return false;
+		w = snprintf(out, len, "[%" PRIu64 "]", off / es);
+		return w > 0 && (size_t)w < len &&
+		       pool_path(b, a->type, off % es, pool, out + w, len - (size_t)w, depth + 1);
+	}
+	if (!btf_is_composite(t))
+		return false;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = btf_members(t) + i;
+		uint32_t bits = btf_member_bit_offset(t, i);
+		uint64_t ms, mo = bits / 8;
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : "";
+		int w;
+
+		if (!mn || bits % 8 || btf_member_bitfield_size(t, i) || off < mo ||
+		    !size_of(b, m->type, &ms) || off - mo >= ms)
+			continue;
+		w = *mn ? snprintf(out, len, ".%s", mn) : 0;
+		if (w >= 0 && (size_t)w < len &&
+		    pool_path(b, m->type, off - mo, pool, out + w, len - (size_t)w, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
+			 char *path, size_t len)
+{
+	char cand[256], first[256] = "";
+	unsigned int n = 0;
+
+	if (!b || !size || off >= size)
+		return false;
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const char *name;
+
+		/* A named struct whose size fits the global: at most @size, less than 64 below it. */
+		if (!t || !btf_is_struct(t) || !t->name_off || t->size > size || size - t->size >= 64 ||
+		    t->size <= off || !(name = btf__name_by_offset(b->btf, t->name_off)) ||
+		    !strcmp(name, pool))
+			continue;
+		if (!pool_path(b, id, off, pool, cand, sizeof(cand), 0) || !cand[0])
+			continue;
+		if (n && strcmp(cand, first))
+			return false;	/* two structs, two answers: no guess */
+		if (!n++)
+			snprintf(first, sizeof(first), "%s", cand);
+	}
+	if (n && first[0] == '.')
+		snprintf(path, len, "%s", first + 1);
+	return n && first[0] == '.';
+}
+
+bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
+{
+	const struct kmp_btf *b = kmp_btf_of(st);
+	const struct btf_type *t;
+	int r;
+
+	if (!b || !id_of(st) || id_of(st) >= b->ntypes ||
+	    (r = btf__resolve_type(b->btf, id_of(st))) <= 0 || (uint32_t)r >= b->ntypes ||
+	    !(t = btf__type_by_id(b->btf, (uint32_t)r)) || !btf_is_composite(t))
+		return false;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = btf_members(t) + i;
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : NULL;
+
+		if (!mn || strcmp(mn, name))
+			continue;
+		*bit_off = btf_member_bit_offset(t, i);
+		*bits = btf_member_bitfield_size(t, i);
+		return *bits > 0;
+	}
+	return false;
+}

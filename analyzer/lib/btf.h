@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: the kernel's BTF (CONFIG_DEBUG_INFO_BTF), read from memory
+ * between __start_BTF and __stop_BTF and parsed with libbpf, as the second
+ * back end of the type look-ups of dwarfutil.h.
+ *
+ * A BTF type travels through those look-ups as a type handle of the same C
+ * type as a DWARF DIE (Dwarf_Die, a public struct of libdw): its cu is
+ * NULL and its abbrev points at a tag of this file, addr at the struct
+ * kmp_btf and padding__ holds the type id.  libdw never sees such a
+ * handle: each kmp_dwarf_* look-up asks kmp_btf_of() first.  Id 0 stands
+ * for the whole BTF, where kmp_dwarf_scan() finds types (the "unit").
+ */
+#ifndef KMP_BTF_H
+#define KMP_BTF_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dwarfutil.h"
+#include "kmp.h"
+#include "mem.h"
+
+/* The most kmempool reads from a dump as BTF (6.12: 4.7 MiB, 7.2: ~6 MiB). */
+#define KMP_BTF_MAX (64u << 20)
+
+struct btf;
+struct kmp_btf {
+	struct btf *btf;
+	uint32_t ntypes;	/* btf__type_cnt(): ids 1 .. ntypes - 1 */
+	uint64_t size;		/* bytes of BTF */
+	/* named structs and enums by name hash, open addressing, 0: free (NULL: none) */
+	uint32_t *byname;
+	size_t nbyname;		/* a power of two */
+};
+
+/* Parse @size bytes at @data (copied by libbpf).  False with @err (kind format). */
+bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err);
+/* Read [@start, @stop) (runtime addresses) from @mem and parse it. */
+bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64_t stop,
+		  struct kmp_err *err);
+void kmp_btf_free(struct kmp_btf *b);
+
+/* The handle of type @id of @b (0: the whole BTF). */
+void kmp_btf_handle(const struct kmp_btf *b, uint32_t id, Dwarf_Die *out);
+/* The BTF of a handle, NULL for a DWARF DIE. */
+const struct kmp_btf *kmp_btf_of(const Dwarf_Die *d);
+
+/* The look-ups of dwarfutil.h on a BTF handle (same contracts). */
+void kmp_btf_scan(const Dwarf_Die *all, struct kmp_wanted *w, size_t n);
+bool kmp_btf_size(const Dwarf_Die *t, uint64_t *size);
+bool kmp_btf_member(const Dwarf_Die *st, const char *name, struct kmp_field *f);
+bool kmp_btf_member_type(const Dwarf_Die *st, const char *name, Dwarf_Die *type);
+bool kmp_btf_peel(const Dwarf_Die *t, Dwarf_Die *out);
+bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value);
+bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits);
+/* Every enumerator of @e, in order: @fn(arg, name, value); false if @e is no enum. */
+bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *name,
+							int64_t value), void *arg);
+/*
+ * BTF types no global variables (but per-CPU ones): for a pool at @off in
+ * a global of @size bytes (kallsyms: up to the next symbol), the member
+ * path ("bio_pool", "a.b[1]") when every named struct of a size that fits
+ * (at most @size, less than 64 bytes below) and holds a struct @pool at
+ * exactly @off holds it at the same path; false when none does or two
+ * disagree (never a guess between two).
+ */
+bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
+			 char *path, size_t len);
+/* The name of the struct, union or enum of a handle ("" if none). */
+const char *kmp_btf_name(const Dwarf_Die *t);
+
+#endif

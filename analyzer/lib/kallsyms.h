@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmempool: the kernel's own symbol table (kallsyms), decoded from kernel
+ * memory at the addresses VMCOREINFO gives since Linux 6.0
+ * (SYMBOL(kallsyms_names), kallsyms_num_syms, kallsyms_token_table,
+ * kallsyms_token_index, kallsyms_offsets and, to 6.x,
+ * kallsyms_relative_base).  The decoded table is handed out as an ELF
+ * symbol table (Elf64_Sym + string table) of link-time addresses, so the
+ * look-ups by name and by address of vmlinux.c and vmsyms.c work on it
+ * unchanged.  kallsyms has no sizes: a symbol's size is the distance to
+ * the next higher address (as the kernel's own kallsyms_lookup_size_offset()
+ * answers), its type the kernel's type letter (t/T: a function).
+ */
+#ifndef KMP_KALLSYMS_H
+#define KMP_KALLSYMS_H
+
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kmp.h"
+#include "mem.h"
+#include "symscan.h"
+
+/* Bounds on what the dump may claim. */
+#define KMP_KALLSYMS_MAX_SYMS (1u << 21)		/* 2 Mi symbols (6.12: ~190 Ki) */
+#define KMP_KALLSYMS_MAX_NAMES (64u << 20)		/* compressed names, bytes */
+#define KMP_KALLSYMS_NAME_MAX 512			/* KSYM_NAME_LEN is 512 since 6.1 */
+
+struct kmp_kallsyms {
+	Elf64_Sym *syms;	/* sorted by address */
+	size_t n;
+	char *str;		/* str[0] == '\0'; each name NUL-terminated */
+	size_t strsize;
+	uint32_t *byname;	/* open-addressed index of syms by name hash, UINT32_MAX: free */
+	size_t nbyname;		/* a power of two, at least 2 * n */
+	bool relative_base;	/* 6.x: offsets from kallsyms_relative_base */
+	bool abs_percpu;	/* ... with per-CPU symbols as absolute values */
+};
+
+/*
+ * The VMCOREINFO symbol @name (SYMBOL(@name)=hex) of @vmcoreinfo, a
+ * runtime address.  False if the line is absent or not a whole hex number.
+ */
+bool kmp_vmcoreinfo_symbol(const char *vmcoreinfo, const char *name, uint64_t *addr);
+
+/*
+ * Decode the kernel's symbol table from @mem.  Addresses are made
+ * link-time by subtracting @kaslr; symbols below @kaslr (per-CPU offsets)
+ * are left out.  False with @err: KMP_ERR_VMLINUX when VMCOREINFO lacks
+ * the tables (a kernel before 6.0), KMP_ERR_CORRUPT when what memory holds
+ * cannot be a symbol table (a count, length or token out of bounds, a name
+ * that is not printable), or a read's own error.
+ */
+bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char *vmcoreinfo,
+		       uint64_t kaslr, struct kmp_err *err);
+void kmp_kallsyms_free(struct kmp_kallsyms *ks);
+
+/*
+ * Find each of @syms by name: a global symbol of that name, else the
+ * lowest-addressed local one; sizes as above.  A pass over the table
+ * unless kmp_kallsyms_index() built the index.
+ */
+void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n);
+/*
+ * The index by name (without memory for it, look-ups stay linear).  Built
+ * after the BTF is parsed, so that its memory and the BTF's two copies
+ * are not needed at the same moment (issue 33's peak RSS).
+ */
+void kmp_kallsyms_index(struct kmp_kallsyms *ks);
+
+/*
+ * The same decoding from tables already in buffers (the fuzz harness and
+ * unit tests): @names of @names_len bytes, @token_index[256], @token_table
+ * of @token_len bytes, @offsets[@num] and the base (@have_base false: 7.x,
+ * each offset relative to its own address, @offsets_addr + 4 * i).
+ */
+struct kmp_kallsyms_raw {
+	const uint8_t *names;
+	size_t names_len;
+	const uint16_t *token_index;
+	const char *token_table;
+	size_t token_len;
+	const int32_t *offsets;
+	uint32_t num;
+	uint64_t offsets_addr;
+	uint64_t relative_base;
+	bool have_base;
+};
+bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw *raw,
+			 uint64_t kaslr, struct kmp_err *err);
+
+#endif

@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the dump-alone back end (issue 33): the kallsyms decoder
+ * (kallsyms.c) on tables built here in both encodings (6.x's relative
+ * base with absolute per-CPU symbols, 7.x's offsets from their own slot)
+ * and damaged; the BTF look-ups (btf.c) through the layout loader
+ * (kmp_layout_load(), the one DWARF uses) on a BTF written here with
+ * libbpf's writer, and on damaged BTF: an id past the last type, a typedef
+ * loop, a type section past the end, a truncated blob.  Every damaged
+ * input must end in a refusal of kind format (exit 6), never a crash.
+ *
+ *   unit-btf [DIR]   (DIR: write fuzz seeds there, then exit)
+ */
+#include <bpf/btf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "kallsyms.h"
+#include "layout_check.h"
+#include "memimg.h"
+#include "vmlinux.h"
+#include "orc.h"
+#include "vmsyms.h"
+
+#include "check.h"
+#include "fake_kallsyms.h"
+#include "fake_orc.h"
+
+/* ------------------------------------------------------------------ */
+/* kallsyms */
+
+static void test_kallsyms_relative(void)
+{
+	const uint64_t base = 0xffffffff81000000ULL, kaslr = 0x1000000;
+	struct kmp_sym q[4] = { { .name = "mempool_alloc" }, { .name = "init_task" },
+				{ .name = "fixed_percpu_data" }, { .name = "nothere" } };
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct kmp_kallsyms_raw r;
+	struct ktab t;
+
+	begin("kallsyms: 6.x relative base, absolute per-CPU symbols left out, sizes from the next");
+	ktab_init(&t);
+	ktab_add(&t, 'V', "fixed_percpu_data", 0x0);	/* absolute: a per-CPU offset */
+	ktab_add(&t, 'T', "_text", -1);			/* base - 1 - (-1) = base */
+	ktab_add(&t, 'T', "mempool_alloc", -1 - 0x100);
+	ktab_add(&t, 't', "mempool_alloc", -1 - 0x180);	/* a local of the same name */
+	ktab_add(&t, 'D', "init_task", -1 - 0x200000);
+	ktab_add(&t, 'D', "init_task_end", -1 - 0x203000);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = base;
+	CHECK(kmp_kallsyms_decode(&ks, &r, kaslr, &err), "decode: %s", err.msg);
+	CHECK(ks.abs_percpu && ks.n == 5, "abs_percpu %d, %zu symbols", ks.abs_percpu, ks.n);
+	kmp_kallsyms_find(&ks, q, 4);	/* linear */
+	CHECK(q[0].found && q[0].addr == base + 0x100 - kaslr, "linear: 0x%" PRIx64, q[0].addr);
+	kmp_kallsyms_index(&ks);
+	kmp_kallsyms_find(&ks, q, 4);	/* by the index */
+	CHECK(q[0].found && q[0].addr == base + 0x100 - kaslr && q[0].size == 0x80,
+	      "mempool_alloc: the global one, 0x%" PRIx64 " size 0x%" PRIx64, q[0].addr, q[0].size);
+	CHECK(q[1].found && q[1].addr == base + 0x200000 - kaslr && q[1].size == 0x3000,
+	      "init_task 0x%" PRIx64 " size 0x%" PRIx64, q[1].addr, q[1].size);
+	CHECK(!q[2].found && !q[3].found, "a per-CPU offset or a missing name found");
+	kmp_kallsyms_free(&ks);
+	/* KASLR off (offset 0): a per-CPU offset is still no address */
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	kmp_kallsyms_find(&ks, q, 4);
+	CHECK(ks.n == 5 && !q[2].found, "without KASLR: %zu symbols, per-CPU found %d", ks.n, q[2].found);
+	kmp_kallsyms_free(&ks);
+	end();
+
+	begin("kallsyms: 6.x relative base without absolute per-CPU symbols");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", 0);
+	ktab_add(&t, 'T', "mempool_free", 0x40);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = base;
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	q[0].name = "mempool_free";
+	kmp_kallsyms_find(&ks, q, 1);
+	CHECK(!ks.abs_percpu && q[0].found && q[0].addr == base + 0x40, "0x%" PRIx64, q[0].addr);
+	kmp_kallsyms_free(&ks);
+	end();
+}
+
+static void test_kallsyms_self_relative(void)
+{
+	const uint64_t at = 0xffffffff82000000ULL;
+	struct kmp_sym q[2] = { { .name = "_text" }, { .name = "mempool_alloc_noprof" } };
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct kmp_kallsyms_raw r;
+	struct ktab t;
+
+	begin("kallsyms: 7.x offsets relative to their own slot");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", -0x1000000);			/* slot 0 */
+	ktab_add(&t, 'T', "mempool_alloc_noprof", -0x1000000 + 0x500 - 4);	/* slot 1 */
+	r = ktab_raw(&t);
+	r.offsets_addr = at;
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	kmp_kallsyms_find(&ks, q, 2);
+	CHECK(q[0].found && q[0].addr == at - 0x1000000, "_text 0x%" PRIx64, q[0].addr);
+	CHECK(q[1].found && q[1].addr == at - 0x1000000 + 0x500 && q[0].size == 0x500,
+	      "mempool_alloc_noprof 0x%" PRIx64 ", _text's size 0x%" PRIx64, q[1].addr, q[0].size);
+	kmp_kallsyms_free(&ks);
+	end();
+}
+
+/* @t damaged by @damage must be refused with kind format. */
+static void kallsyms_refused(const char *name, void (*damage)(struct ktab *, struct kmp_kallsyms_raw *))
+{
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct kmp_kallsyms_raw r;
+	struct ktab t;
+	char title[160];
+
+	snprintf(title, sizeof(title), "kallsyms: %s: refused, exit 6", name);
+	begin(title);
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", 0);
+	ktab_add(&t, 'T', "mempool_alloc", 0x10);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = 0xffffffff81000000ULL;
+	damage(&t, &r);
+	CHECK(!kmp_kallsyms_decode(&ks, &r, 0, &err), "decoded");
+	CHECK(status(false, &err, false) == KMP_EFORMAT, "status %d: %s",
+	      status(false, &err, false), err.msg);
+	CHECK(err.msg[0] && !strchr(err.msg, '\n'), "not one line: '%s'", err.msg);
+	end();
+}
+
+static void dmg_count(struct ktab *t, struct kmp_kallsyms_raw *r) { (void)t; r->num = 3; }
+static void dmg_zero(struct ktab *t, struct kmp_kallsyms_raw *r) { (void)t; r->num = 0; }
+static void dmg_huge(struct ktab *t, struct kmp_kallsyms_raw *r) { (void)t; r->num = 1u << 30; }
+static void dmg_len(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[0] = 0x7f; (void)r; }
+static void dmg_biglen(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[0] = 0xff; (void)r; }
+static void dmg_token(struct ktab *t, struct kmp_kallsyms_raw *r) { t->tidx['_'] = 60000; (void)r; }
+static void dmg_unended(struct ktab *t, struct kmp_kallsyms_raw *r)
+{
+	r->token_len = t->tidx['_'] + 1;	/* the table ends inside a token */
+}
+static void dmg_control(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[2] = 0x01; (void)r; }
+static void dmg_empty(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[0] = 0; (void)r; }
+
+static void test_kallsyms_damaged(void)
+{
+	kallsyms_refused("more symbols than names", dmg_count);
+	kallsyms_refused("no symbols", dmg_zero);
+	kallsyms_refused("2^30 symbols", dmg_huge);
+	kallsyms_refused("a name longer than kallsyms_names", dmg_len);
+	kallsyms_refused("a two-byte length past the table", dmg_biglen);
+	kallsyms_refused("a token index past the token table", dmg_token);
+	kallsyms_refused("a token without its NUL", dmg_unended);
+	kallsyms_refused("a control character in a name", dmg_control);
+	kallsyms_refused("an empty entry", dmg_empty);
+}
+
+/*
+ * kmp_kallsyms_load() on memory laid out as a kernel's: the tables where
+ * VMCOREINFO says, kallsyms_names ending 100 bytes before memory that is
+ * not there (a dump's left-out page): its 64 KiB read falls back to pages.
+ */
+static void test_kallsyms_load_memory(void)
+{
+	const uint64_t base = 0xffffffff81000000ULL, tab = 0xffffffff82000000ULL;
+	struct kmp_sym q[1] = { { .name = "mempool_alloc" } };
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms ks;
+	struct memimg img;
+	struct kmp_mem mem;
+	struct ktab t;
+	unsigned char *m;
+	char vi[512];
+	uint64_t names;
+
+	begin("kallsyms from memory: names at the end of what the dump holds");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", -1);
+	ktab_add(&t, 'T', "mempool_alloc", -1 - 0x240);
+	memimg_init(&img, &mem);
+	m = memimg_add(&img, tab, 0x3000);
+	names = tab + 0x3000 - 100 - t.nlen;	/* then 100 bytes, then nothing */
+	memcpy(m + (names - tab), t.names, t.nlen);
+	memcpy(m, t.tidx, sizeof(t.tidx));
+	memcpy(m + 0x200, t.ttab, t.tlen);
+	memcpy(m + 0x600, t.offs, 4 * t.num);
+	memcpy(m + 0x700, &t.num, 4);
+	memcpy(m + 0x708, &base, 8);
+	snprintf(vi, sizeof(vi), "SYMBOL(kallsyms_names)=%" PRIx64 "\nSYMBOL(kallsyms_num_syms)=%" PRIx64
+		 "\nSYMBOL(kallsyms_token_table)=%" PRIx64 "\nSYMBOL(kallsyms_token_index)=%" PRIx64
+		 "\nSYMBOL(kallsyms_offsets)=%" PRIx64 "\nSYMBOL(kallsyms_relative_base)=%" PRIx64 "\n",
+		 names, tab + 0x700, tab + 0x200, tab, tab + 0x600, tab + 0x708);
+	/* the token table's read runs 256 bytes past its last token: inside the region */
+	CHECK(kmp_kallsyms_load(&ks, &mem, vi, 0, &err), "%s", err.msg);
+	kmp_kallsyms_find(&ks, q, 1);
+	CHECK(q[0].found && q[0].addr == base + 0x240, "mempool_alloc 0x%" PRIx64, q[0].addr);
+	kmp_kallsyms_free(&ks);
+	end();
+
+	begin("kallsyms from memory: no kallsyms in VMCOREINFO: kind vmlinux (exit 3)");
+	CHECK(!kmp_kallsyms_load(&ks, &mem, "OSRELEASE=5.10.0\n", 0, &err) &&
+	      status(false, &err, false) == KMP_EVMLINUX, "status %d: %s", status(false, &err, false),
+	      err.msg);
+	end();
+	memimg_free(&img);
+}
+
+/*
+ * kmp_vmlinux_addrsyms() answers what kmp_vmlinux_addrsym() answers, address by
+ * address: sized symbols over unsized ones, the nearest unsized one below.
+ */
+static void test_addrsyms(void)
+{
+	const uint64_t base = 0xffffffff81000000ULL;
+	struct kmp_err err = { 0 };
+	struct kmp_kallsyms_raw r;
+	struct kmp_vmlinux v;
+	struct kmp_addrsym a[40];
+	struct ktab t;
+	size_t n = 0;
+
+	begin("addresses to symbols in one pass = one look-up per address");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", -1);
+	ktab_add(&t, 'T', "f_one", -1 - 0x100);
+	ktab_add(&t, 't', "f_two", -1 - 0x180);
+	ktab_add(&t, 'T', "f_three", -1 - 0x180);	/* the same start */
+	ktab_add(&t, 'T', "f_four", -1 - 0x400);
+	ktab_add(&t, 'D', "data_end", -1 - 0x2000);
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = base;
+	memset(&v, 0, sizeof(v));
+	v.fd = -1;
+	v.ks = calloc(1, sizeof(*v.ks));
+	CHECK(kmp_kallsyms_decode(v.ks, &r, 0, &err), "%s", err.msg);
+	/* kallsyms gives sizes up to the next symbol; one without a size: the last */
+	for (uint64_t off = 0; off < 0x2100 && n < 40; off += 0xd7)
+		a[n++].addr = base + off;
+	kmp_vmlinux_addrsyms(&v, a, n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = NULL;
+		uint64_t start = 0, size = 0;
+		bool ok = kmp_vmlinux_addrsym(&v, a[i].addr, &name, &start, &size);
+
+		CHECK(ok == a[i].found && (!ok || (!strcmp(name, a[i].name) && start == a[i].start &&
+						    size == a[i].size)),
+		      "0x%" PRIx64 ": one by one %s (%d), in one pass %s (%d)", a[i].addr,
+		      ok ? name : "-", ok, a[i].found ? a[i].name : "-", a[i].found);
+	}
+	kmp_vmlinux_close(&v);
+	end();
+}
+
+/*
+ * ORC (orc.c) on a synthetic kernel (fake_orc.h): three functions' frames
+ * from the inactive_task_frame at thread.sp, by their "CFA = SP + N" rules,
+ * to an end-of-stack entry; and damaged entries and stacks: the walk stops,
+ * never reads outside the stack, never loops.
+ */
+static size_t orc_walk(struct fake_orc *f, uint64_t *pcs, char *why)
+{
+	struct kmp_orc *o = kmp_orc_new(&f->k, why, 256);
+	size_t n = o ? kmp_orc_unwind(o, FO_TASK, pcs, KMP_ORC_MAX_FRAMES) : 0;
+
+	kmp_orc_free(o);
+	return n;
+}
+
+/* The inactive frame at stack offset @at: bp, then the return address @ret. */
+static void orc_frame(struct fake_orc *f, size_t at, uint64_t ret)
+{
+	memset(f->stack + at, 0, 56);
+	memcpy(f->stack + at + 48, &ret, 8);
+}
+
+static void test_orc(void)
+{
+	const uint64_t fa = FO_TEXT + 0x2000, fb = FO_TEXT + 0x3000, fc = FO_TEXT + 0x4000;
+	uint64_t pcs[KMP_ORC_MAX_FRAMES], ra;
+	struct fake_orc f;
+	char why[256] = "";
+	size_t n;
+
+	begin("ORC: three frames by their CFA rules, to the end of the stack");
+	CHECK(fo_init(&f, FO_STACK + 0x1000), "fake kernel");
+	orc_frame(&f, 0x1000, fa + 0x10);	/* switched out in fa */
+	fo_entry(&f, 1, 24, 0, 3, 0, 2);	/* fa: CFA = SP + 24 */
+	ra = fb + 0x20;
+	memcpy(f.stack + 0x1000 + 56 + 16, &ra, 8);
+	fo_entry(&f, 2, 8, 0, 3, 0, 2);		/* fb: CFA = SP + 8 */
+	ra = fc + 0x30;
+	memcpy(f.stack + 0x1000 + 56 + 24, &ra, 8);
+	fo_entry(&f, 3, 0, 0, 0, 0, 1);		/* fc: end of stack */
+	n = orc_walk(&f, pcs, why);
+	CHECK(n == 3 && pcs[0] == fa + 0x10 && pcs[1] == fb + 0x20 && pcs[2] == fc + 0x30,
+	      "%zu frames (%s)", n, why);
+	end();
+
+	begin("ORC: a CFA below the frame (a loop in a damaged table) stops the walk");
+	fo_entry(&f, 2, -64, 0, 3, 0, 2);
+	n = orc_walk(&f, pcs, why);
+	CHECK(n == 2, "%zu frames", n);
+	end();
+
+	begin("ORC: a CFA past the top of the stack stops the walk");
+	fo_entry(&f, 2, 0x7ff0, 0, 3, 0, 2);
+	n = orc_walk(&f, pcs, why);
+	CHECK(n == 2, "%zu frames", n);
+	end();
+
+	begin("ORC: an unknown register, an undefined type: the walk stops there");
+	fo_entry(&f, 2, 8, 0, 13, 0, 2);
+	CHECK(orc_walk(&f, pcs, why) == 2, "register 13");
+	fo_entry(&f, 2, 8, 0, 3, 0, 0);
+	CHECK(orc_walk(&f, pcs, why) == 2, "type undefined");
+	end();
+
+	begin("ORC: thread.sp outside the stack, or a return address outside text: no frames");
+	fo_entry(&f, 2, 8, 0, 3, 0, 2);
+	memcpy(f.stack + 0x1000 + 48, &(uint64_t){ 0xffff888000001234ULL }, 8);
+	CHECK(orc_walk(&f, pcs, why) == 0, "not text");
+	fo_free(&f);
+	CHECK(fo_init(&f, FO_STACK + 16384 - 8), "fake kernel");
+	CHECK(orc_walk(&f, pcs, why) == 0, "a frame past the stack's top");
+	fo_free(&f);
+	CHECK(fo_init(&f, FO_STACK - 4096), "fake kernel");
+	CHECK(orc_walk(&f, pcs, why) == 0, "below the stack");
+	end();
+
+	begin("ORC: register numbers that are neither generation's: no unwinder, one reason");
+	fo_entry(&f, 0, 8, 0, 7, 0, 2);		/* unwind_next_frame: CFA = R13 + 8? */
+	CHECK(!kmp_orc_new(&f.k, why, sizeof(why)) && strstr(why, "register"), "%s", why);
+	fo_free(&f);
+	end();
+}
+
+static void test_vmcoreinfo_symbol(void)
+{
+	const char *vi = "OSRELEASE=6.12\nSYMBOL(kallsyms_names)=ffffffff82a0b1c0\n"
+			 "SYMBOL(kallsyms_num)=zz\nSYMBOL(kallsyms_offsets)=\n"
+			 "SYMBOL(kallsyms_token_table)=1ffffffff82a0b1c0\n";
+	uint64_t a = 0;
+
+	begin("VMCOREINFO SYMBOL(): whole hex numbers only, names matched whole");
+	CHECK(kmp_vmcoreinfo_symbol(vi, "kallsyms_names", &a) && a == 0xffffffff82a0b1c0ULL,
+	      "0x%" PRIx64, a);
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms_num", &a), "not hex");
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms_offsets", &a), "empty");
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms_token_table", &a), "17 digits");
+	CHECK(!kmp_vmcoreinfo_symbol(vi, "kallsyms", &a), "a prefix");
+	end();
+}
+
+/* ------------------------------------------------------------------ */
+/* BTF */
+
+/*
+ * A BTF with what kmp_layout_load() needs of a stock kernel: struct
+ * list_head, wait_queue_head and mempool_s (72 bytes, curr_nr inside an
+ * anonymous struct), through a typedef; with @loop, mempool_s.elements is
+ * of a typedef that refers to itself through another.
+ */
+static struct btf *make_btf(bool loop)
+{
+	struct btf *b = btf__new_empty();
+	int i_int, i_ptr, i_lh, i_lhp, i_wqh, i_anon, i_pool, i_elem;
+
+	i_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	i_ptr = btf__add_ptr(b, 0);				/* void * */
+	i_lhp = btf__add_ptr(b, btf__type_cnt(b) + 1);		/* the next type */
+	i_lh = btf__add_struct(b, "list_head", 16);		/* fields go to the last type */
+	btf__add_field(b, "next", i_lhp, 0, 0);
+	btf__add_field(b, "prev", i_lhp, 64, 0);
+	i_wqh = btf__add_struct(b, "wait_queue_head", 24);
+	btf__add_field(b, "lock", i_int, 0, 0);
+	btf__add_field(b, "head", i_lh, 64, 0);
+	i_anon = btf__add_struct(b, NULL, 4);
+	btf__add_field(b, "curr_nr", i_int, 0, 0);
+	if (loop) {
+		int t1 = btf__type_cnt(b);
+
+		btf__add_typedef(b, "loop_a", t1 + 1);
+		btf__add_typedef(b, "loop_b", t1);
+		i_elem = t1;
+	} else {
+		i_elem = btf__add_typedef(b, "elements_t", i_ptr);
+	}
+	i_pool = btf__add_struct(b, "mempool_s", 72);
+	btf__add_field(b, "lock", i_int, 0, 0);
+	btf__add_field(b, "min_nr", i_int, 32, 0);
+	btf__add_field(b, NULL, i_anon, 64, 0);
+	btf__add_field(b, "elements", i_elem, 128, 0);
+	btf__add_field(b, "pool_data", i_ptr, 192, 0);
+	btf__add_field(b, "alloc", i_ptr, 256, 0);
+	btf__add_field(b, "free", i_ptr, 320, 0);
+	btf__add_field(b, "wait", i_wqh, 384, 0);
+	btf__add_typedef(b, "mempool_t", i_pool);
+	btf__add_enum(b, "pageflags", 4);
+	btf__add_enum_value(b, "PG_locked", 0);
+	btf__add_enum_value(b, "PG_head", 6);
+	return b;
+}
+
+/* The raw bytes of @b, copied (the caller frees). */
+static void *raw(struct btf *b, uint32_t *size)
+{
+	const void *d = btf__raw_data(b, size);
+	void *c = malloc(*size);
+
+	memcpy(c, d, *size);
+	return c;
+}
+
+/* kmp_layout_load() through a BTF-only kmp_vmlinux over @data. */
+static bool load(const void *data, uint32_t size, struct kmp_layout *l, struct kmp_err *err)
+{
+	struct kmp_vmlinux v;
+	struct kmp_btf *b = calloc(1, sizeof(*b));
+	bool ok;
+
+	memset(&v, 0, sizeof(v));
+	v.fd = -1;
+	snprintf(v.path, sizeof(v.path), "test BTF");
+	ok = kmp_btf_parse(b, data, size, err);
+	v.btf = b;
+	ok = ok && kmp_layout_load(&v, 0x1000, false, l, err);
+	kmp_vmlinux_close(&v);		/* frees b */
+	return ok;
+}
+
+static void test_btf_layout(void)
+{
+	struct btf *b = make_btf(false);
+	struct kmp_err err = { 0 };
+	struct kmp_layout l;
+	uint32_t size;
+	void *d = raw(b, &size);
+
+	begin("BTF: the layout loader reads struct mempool_s, list_head, wait_queue_head");
+	CHECK(load(d, size, &l, &err), "%s", err.msg);
+	CHECK(l.pool_size == 72 && !strcmp(l.pool_struct, "mempool_s"), "pool %" PRIu64, l.pool_size);
+	CHECK(l.curr_nr.ok && l.curr_nr.off == 8 && l.curr_nr.size == 4,
+	      "curr_nr (in an anonymous struct) at %" PRIu64, l.curr_nr.off);
+	CHECK(l.elements.off == 16 && l.elements.size == 8, "elements (a typedef) %" PRIu64 "/%" PRIu64,
+	      l.elements.off, l.elements.size);
+	CHECK(l.wait_head.ok && l.wait_head.off == 56 && l.wait_head.size == 16,
+	      "wait.head at %" PRIu64, l.wait_head.off);
+	CHECK(!l.series && !l.have_stacks && l.stacks_missing &&
+	      !strcmp(l.stacks_missing, "struct task_struct"), "stacks: %s",
+	      l.stacks_missing ? l.stacks_missing : "none missing");
+	end();
+	free(d);
+	btf__free(b);
+}
+
+/* Damaged BTF: refused with kind format, one line. */
+static void btf_refused(const char *name, void *d, uint32_t size)
+{
+	struct kmp_err err = { 0 };
+	struct kmp_layout l;
+	char title[160];
+
+	snprintf(title, sizeof(title), "BTF: %s: refused, exit 6", name);
+	begin(title);
+	CHECK(!load(d, size, &l, &err), "loaded");
+	CHECK(status(false, &err, false) == KMP_EFORMAT, "status %d: %s", status(false, &err, false),
+	      err.msg);
+	CHECK(err.msg[0] && !strchr(err.msg, '\n'), "not one line: '%s'", err.msg);
+	end();
+}
+
+/* The type id of member @name's record in mempool_s, found in the raw bytes @d of @size. */
+static uint32_t *member_type_slot(struct btf *b, void *d, uint32_t size, const char *name)
+{
+	int id = btf__find_by_name_kind(b, "mempool_s", BTF_KIND_STRUCT);
+	const struct btf_type *t = btf__type_by_id(b, (uint32_t)id);
+	const struct btf_member *m = btf_members(t);
+
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		char *at;
+
+		if (!m->name_off || strcmp(btf__name_by_offset(b, m->name_off), name))
+			continue;
+		at = memmem(d, size, m, sizeof(*m));	/* the record, as written */
+		return at ? (uint32_t *)(void *)(at + 4) : NULL;
+	}
+	return NULL;
+}
+
+static void test_btf_damaged(void)
+{
+	struct btf *b = make_btf(false), *lb = make_btf(true);
+	uint32_t size, lsize;
+	void *d = raw(b, &size), *ld = raw(lb, &lsize);
+	struct btf_header *h;
+	void *c;
+
+	c = malloc(size);
+	memcpy(c, d, size);
+	{
+		uint32_t *slot = member_type_slot(b, c, size, "elements");
+
+		if (slot)
+			*slot = 0x00ffffff;
+		begin("BTF: the member record to damage is found");
+		CHECK(slot, "no record of mempool_s.elements");
+		end();
+	}
+	btf_refused("a member's type id past the last type", c, size);
+	free(c);
+
+	btf_refused("mempool_s.elements of a typedef loop", ld, lsize);
+
+	c = malloc(size);
+	memcpy(c, d, size);
+	h = c;
+	h->type_len = size * 4;
+	btf_refused("a type section past the end of the BTF", c, size);
+	free(c);
+
+	c = malloc(size + 1);
+	memcpy(c, d, size);
+	h = c;
+	memmove((char *)c + h->hdr_len + 1, (char *)c + h->hdr_len, size - h->hdr_len);
+	h->type_off = 1;	/* the type records one byte further: misaligned */
+	h->str_off += 1;
+	btf_refused("a type section at an unaligned offset", c, size + 1);
+	free(c);
+
+	btf_refused("a blob cut after its header", d, 30);
+	btf_refused("16 bytes", d, 16);
+
+	c = malloc(size);
+	memcpy(c, d, size);
+	((struct btf_header *)c)->magic = 0x1234;
+	btf_refused("a wrong magic", c, size);
+	free(c);
+
+	free(d);
+	free(ld);
+	btf__free(b);
+	btf__free(lb);
+}
+
+/* A global of @size with a pool at @off: kmp_btf_pool_member()'s answer, "" if none. */
+static const char *pool_member(struct btf *b, uint64_t size, uint64_t off, char *path)
+{
+	uint32_t n;
+	const void *d = btf__raw_data(b, &n);
+	struct kmp_err err;
+	struct kmp_btf kb;
+	bool ok;
+
+	path[0] = '\0';
+	if (!kmp_btf_parse(&kb, d, n, &err))
+		return "(no parse)";
+	ok = kmp_btf_pool_member(&kb, size, off, "mempool_s", path, 128);
+	kmp_btf_free(&kb);
+	return ok ? path : "";
+}
+
+static void test_btf_pool_member(void)
+{
+	struct btf *b = make_btf(false);
+	int pool = btf__find_by_name_kind(b, "mempool_s", BTF_KIND_STRUCT);
+	int i_int = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
+	char path[128];
+
+	begin("BTF: a global's pool named by the one struct that fits and holds it there");
+	btf__add_struct(b, "bio_set", 168);		/* two pools, at 16 and 88 */
+	btf__add_field(b, "front_pad", i_int, 0, 0);
+	btf__add_field(b, "bio_pool", pool, 128, 0);
+	btf__add_field(b, "bvec_pool", pool, 704, 0);
+	CHECK(!strcmp(pool_member(b, 168, 88, path), "bvec_pool"), "168/88: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 192, 16, path), "bio_pool"), "192 (padding)/16: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 20, path), ""), "not at a pool's start: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 256, 16, path), ""), "a size 88 bytes off: '%s'", path);
+	end();
+
+	begin("BTF: two structs that fit hold a pool at the offset under two names: no guess");
+	btf__add_struct(b, "other_set", 160);
+	btf__add_field(b, "pad", i_int, 0, 0);
+	btf__add_field(b, "rq_pool", pool, 128, 0);
+	CHECK(!strcmp(pool_member(b, 168, 16, path), ""), "guessed '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 88, path), "bvec_pool"), "the other offset: '%s'", path);
+	end();
+	btf__free(b);
+}
+
+/* Fuzz seeds: the BTF above, and kallsyms tables in fuzz_kallsyms's format. */
+static int seeds(const char *dir)
+{
+	struct btf *b = make_btf(false);
+	uint32_t size;
+	const void *d = btf__raw_data(b, &size);
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/btf-stock-layout", dir);
+	if (!(f = fopen(path, "wb")) || fwrite(d, 1, size, f) != size || fclose(f))
+		return 1;
+	btf__free(b);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		return seeds(argv[1]);
+	test_kallsyms_relative();
+	test_kallsyms_self_relative();
+	test_kallsyms_damaged();
+	test_vmcoreinfo_symbol();
+	test_kallsyms_load_memory();
+	test_addrsyms();
+	test_orc();
+	test_btf_layout();
+	test_btf_damaged();
+	test_btf_pool_member();
+	printf("unit-btf: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

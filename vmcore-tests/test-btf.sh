@@ -1,0 +1,216 @@
+#!/bin/bash
+# The dump alone (issue 33): kmempool waiters, scan and info on each stock
+# dump of a suite (flattened, zlib, ELF) with no vmlinux reachable - no -s,
+# DEBUGINFOD_URLS unset, and the places kmempool looks for a vmlinux
+# (/usr/lib/debug, /boot, /lib/modules) hidden under empty tmpfs mounts in a
+# mount namespace of the run's own - against the same commands with the
+# suite's vmlinux (-s, DWARF), by compare_btf.py: the same pools, values and
+# waiters; names differ only by the symbol+0xOFF fallback, each listed.  The
+# live answers the stock guest took from BTF (guest/stock.sh) against its
+# DWARF ones.  A kernel without kallsyms in VMCOREINFO (bullseye's 5.10):
+# exit 3 and one line saying what is missing and that -s is needed.
+#   vmcore-tests/test-btf.sh [SUITE...]   (default: bookworm trixie; run
+#   after test-stock.sh SUITE, whose dumps it reads)
+. "$(dirname "$0")/../qemu/apt-suite.sh"
+. "$(dirname "$0")/lib.sh"
+KMP=${KMP_ANALYZER:-$B/analyzer/kmempool}
+SUITES=("$@")
+[ ${#SUITES[@]} = 0 ] && SUITES=(bookworm trixie)
+pass=0 fail=0
+
+# alone ARGS...: kmempool with nothing but the dump (stdout, stderr as given by the caller)
+alone() {
+	unshare --mount --propagation private /bin/sh -c '
+		for d in /usr/lib/debug /boot /lib/modules /usr/lib/modules; do
+			[ -d "$d" ] && mount -t tmpfs -o size=1m,ro none "$d"
+		done
+		exec env -u DEBUGINFOD_URLS "$@"' sh "$KMP" "$@"
+}
+
+# frames_vs_drgn MODE...: each waiter's frames above mempool_alloc*() (ORC)
+# in $O/dump-zlib-waiters-MODE.json against drgn's stack trace (the suite's
+# drgn in its chroot when it has one, else the host's).
+frames_vs_drgn() {
+	Z=$D/dump-zlib KO=$SUITE_MOD/kmp_stock.ko
+	if [ -n "$SUITE_ROOT" ] && chroot "$SUITE_ROOT" /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+		w=$SUITE_ROOT/tmp/kmp-btf-frames
+		mkdir -p "$w"
+		for x in "$Z:core" "$SUITE_K/vmlinux:vmlinux" "$KO:kmp_stock.ko" \
+			 "$ROOT/vmcore-tests/bench/drgn_stock_frames.py:oracle.py"; do
+			ln -f "${x%%:*}" "$w/${x##*:}" 2>/dev/null || cp "${x%%:*}" "$w/${x##*:}"
+		done
+		timeout 300 chroot "$SUITE_ROOT" /usr/bin/python3 -B /tmp/kmp-btf-frames/oracle.py \
+			/tmp/kmp-btf-frames/core /tmp/kmp-btf-frames/vmlinux /tmp/kmp-btf-frames/kmp_stock.ko \
+			> "$O/drgn-frames.json" 2> "$O/drgn-frames.err"
+		rm -rf "$w"
+	else
+		timeout 300 /usr/bin/python3 "$ROOT/vmcore-tests/bench/drgn_stock_frames.py" "$Z" \
+			"$SUITE_K/vmlinux" "$KO" > "$O/drgn-frames.json" 2> "$O/drgn-frames.err"
+	fi
+	for mode in "$@"; do
+		if $PY - "$O/dump-zlib-waiters-$mode.json" "$O/drgn-frames.json" > "$O/frames-$mode.cmp" 2>&1 <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))
+mine = {str(w["pid"]): [f["pc"] for f in w.get("frames", [])] for p in k["pools"] for w in p["waiters"]}
+bad = [f"pid {p}: kmempool {mine.get(p)} drgn {d.get(p)}" for p in sorted(set(mine) | set(d))
+       if mine.get(p) != d.get(p)]
+print("; ".join(bad) if bad else f"{len(mine)} waiters, {sum(len(v) for v in mine.values())} frames")
+w = next(w for p in k["pools"] for w in p["waiters"])
+print(" <- ".join(f["function"] for f in w.get("frames", [])))
+sys.exit(1 if bad or not mine or not any(mine.values()) else 0)
+PY
+		then
+			ok "frames above mempool_alloc (ORC, $mode) = drgn's stack traces: $(head -1 "$O/frames-$mode.cmp"), e.g. $(sed -n 2p "$O/frames-$mode.cmp")"
+		else
+			not_ok "frames above mempool_alloc (ORC, $mode) differ from drgn's: $(head -c 400 "$O/frames-$mode.cmp") $(head -c 200 "$O/drgn-frames.err")"
+		fi
+	done
+}
+
+# The patched kernel's hang dump (test-kdump's), once: with BTF in its
+# config (series v7 adds it) the report and waiters from the dump alone
+# equal those with its vmlinux; without, exit 3 and one line naming BTF.
+GROUP=btf-patched
+PD=$T/kd-hang/dump-zlib
+if [ -f "$T/kd-hang/dumps" ] && [ -f "$B/kernel/vmlinux" ]; then
+	$PY "$ROOT/vmcore-tests/mempool.py" extract "$T/kd-hang" > /dev/null
+	O=$T/btf-patched
+	mkdir -p "$O"
+	if grep -q ' __start_BTF$' "$B/kernel/System.map" 2>/dev/null; then
+		"$KMP" -c "$PD" -s "$B/kernel/vmlinux" > "$O/report-dwarf" 2>&1
+		alone -c "$PD" > "$O/report-btf" 2>&1
+		check "the patched kernel's report from the dump alone is the report with its vmlinux" \
+			cmp -s "$O/report-dwarf" "$O/report-btf"
+		"$KMP" waiters -f json --source stacks -c "$PD" -s "$B/kernel/vmlinux" > "$O/waiters-dwarf.json" 2>&1
+		alone waiters -f json --source stacks -c "$PD" > "$O/waiters-btf.json" 2>&1
+		check "the patched kernel's waiters from its stacks, from the dump alone = with the vmlinux" \
+			$PY "$ROOT/vmcore-tests/compare_btf.py" waiters "$O/waiters-dwarf.json" "$O/waiters-btf.json"
+	else
+		alone waiters -c "$PD" > /dev/null 2> "$O/nobtf.err"
+		rc=$?
+		check "a kernel without BTF (the patched kernel's config), from the dump alone: exit 3 (got $rc), one line: $(cat "$O/nobtf.err")" \
+			test $rc = 3 -a "$(wc -l < "$O/nobtf.err")" = 1 -a -n "$(grep 'no BTF' "$O/nobtf.err")"
+	fi
+fi
+
+for SUITE in "${SUITES[@]}"; do
+	suite_paths "$SUITE" || { echo "not ok - btf: unknown suite $SUITE"; fail=$((fail + 1)); continue; }
+	GROUP=btf-$SUITE
+	D=$T/$SUITE_T
+	O=$T/btf-$SUITE
+	mkdir -p "$O"
+	if [ ! -f "$D/dump-flat" ]; then
+		not_ok "no stock dump of $SUITE ($D/dump-flat): run vmcore-tests/test-stock.sh $SUITE first"
+		continue
+	fi
+	if [ "$SUITE" = bullseye ]; then
+		alone waiters -c "$D/dump-flat" > "$O/waiters.out" 2> "$O/waiters.err"
+		rc=$?
+		if [ $rc = 3 ] && [ "$(wc -l < "$O/waiters.err")" = 1 ] &&
+		   grep -q 'kallsyms' "$O/waiters.err" && grep -q -- '-s VMLINUX' "$O/waiters.err" &&
+		   [ ! -s "$O/waiters.out" ]; then
+			ok "5.10 from the dump alone: exit 3, one line: $(cat "$O/waiters.err")"
+		else
+			not_ok "5.10 from the dump alone: exit $rc (want 3 and one line naming kallsyms and -s VMLINUX): $(head -c 400 "$O/waiters.err")"
+		fi
+		# Its frames with the vmlinux (ORC of 5.10: DWARF 4 bit fields, 'end').
+		"$KMP" waiters -f json -c "$D/dump-zlib" -s "$SUITE_K/vmlinux" > "$O/dump-zlib-waiters-dwarf.json" 2>&1
+		frames_vs_drgn dwarf
+		continue
+	fi
+	for f in dump-flat dump-zlib dump-elf; do
+		[ -f "$D/$f" ] || { not_ok "$f: no such dump"; continue; }
+		for cmd in waiters scan; do
+			"$KMP" $cmd -f json -c "$D/$f" -s "$SUITE_K/vmlinux" > "$O/$f-$cmd-dwarf.json" 2> "$O/$f-$cmd-dwarf.err"
+			drc=$?
+			alone $cmd -f json -c "$D/$f" > "$O/$f-$cmd-btf.json" 2> "$O/$f-$cmd-btf.err"
+			brc=$?
+			if [ $drc != $brc ]; then
+				not_ok "$f $cmd: exit $brc from the dump alone, $drc with the vmlinux: $(head -c 300 "$O/$f-$cmd-btf.err")"
+			elif $PY "$ROOT/vmcore-tests/compare_btf.py" $cmd "$O/$f-$cmd-dwarf.json" \
+				"$O/$f-$cmd-btf.json" > "$O/$f-$cmd.cmp" 2>&1; then
+				ok "$f $cmd from the dump alone = with the vmlinux (exit $brc; $(tail -1 "$O/$f-$cmd.cmp" | sed 's/^ *//'))"
+				[ $f = dump-flat ] && grep 'fallback)$' "$O/$f-$cmd.cmp"
+			else
+				not_ok "$f $cmd from the dump alone differs: $(grep -v fallback "$O/$f-$cmd.cmp" | head -5 | tr '\n' ';')"
+			fi
+		done
+	done
+	# The text header says where the types came from; info says it too.
+	alone waiters -c "$D/dump-zlib" > "$O/waiters.txt" 2> "$O/waiters.txt.err"
+	check "waiters' header line says the types came from BTF in the dump" \
+		grep -q '^# kmempool waiters - derived from kernel memory (task stacks and BTF from the dump)' "$O/waiters.txt"
+	"$KMP" info -c "$D/dump-flat" -s "$SUITE_K/vmlinux" > "$O/info-dwarf" 2>&1
+	alone info -c "$D/dump-flat" > "$O/info-btf" 2>&1
+	if grep -qx 'types:          BTF from the dump' "$O/info-btf" &&
+	   grep -qx 'vmlinux:        none' "$O/info-btf" &&
+	   diff <(grep -v '^vmlinux:\|^types:' "$O/info-dwarf") <(grep -v '^vmlinux:\|^types:' "$O/info-btf") > "$O/info.diff"; then
+		ok "info from the dump alone: types: BTF from the dump; release, build ID, KASLR, crash time, panic as with the vmlinux"
+	else
+		not_ok "info from the dump alone: $(head -c 300 "$O/info.diff") $(grep '^types' "$O/info-btf")"
+	fi
+	# triage: a dump whose vmlinux is nowhere still gets its line, the same pools.
+	alone triage "$D/dump-flat" > "$O/triage.json" 2> "$O/triage.err"
+	rc=$?
+	if [ $rc = 0 ] && $PY - "$O/triage.json" "$O/dump-flat-waiters-dwarf.json" <<'PY'
+import json, sys
+t = json.loads(open(sys.argv[1]).readline())
+w = json.load(open(sys.argv[2]))
+exhausted = {p['address'] for p in t['exhausted']}
+dry = {p['address'] for p in w['pools'] if p['curr_nr'] == 0 and p['waiting']}
+sys.exit(0 if exhausted == dry and t['waiters'] == sum(len(p['waiters']) for p in w['pools']) else 1)
+PY
+	then
+		ok "triage from the dump alone: its line, with the exhausted pools and waiters of the DWARF answer"
+	else
+		not_ok "triage from the dump alone: exit $rc: $(head -c 300 "$O/triage.json" "$O/triage.err")"
+	fi
+	# --types dwarf with no vmlinux reachable: exit 3 as before.
+	alone waiters --types dwarf -c "$D/dump-flat" > /dev/null 2> "$O/types-dwarf.err"
+	rc=$?
+	check "--types dwarf with no vmlinux anywhere: exit 3 (got $rc: $(head -c 200 "$O/types-dwarf.err"))" \
+		[ $rc = 3 ]
+	frames_vs_drgn dwarf btf
+	# A copy of the ELF dump with its kallsyms tables or BTF damaged in place
+	# (btf_damage.py): one line and exit 6 (or 5), never a signal.
+	if [ -f "$D/dump-elf" ] && cp "$D/dump-elf" "$O/dump-elf-damaged"; then
+		for c in num_syms names_len token_index btf_magic btf_size btf_id btf_loop; do
+			if ! $PY "$ROOT/vmcore-tests/btf_damage.py" "$O/dump-elf-damaged" $c \
+				"$SUITE_K/vmlinux" > "$O/damage-$c.patches" 2> "$O/damage-$c.py.err"; then
+				not_ok "damaged $c: the dump could not be damaged: $(head -c 200 "$O/damage-$c.py.err")"
+				continue
+			fi
+			alone waiters -c "$O/dump-elf-damaged" > "$O/damage-$c.out" 2> "$O/damage-$c.err"
+			rc=$?
+			while read -r off n; do
+				dd if="$D/dump-elf" of="$O/dump-elf-damaged" bs=1 skip="$off" seek="$off" \
+					count="$n" conv=notrunc status=none
+			done < "$O/damage-$c.patches"
+			if { [ $rc = 6 ] || [ $rc = 5 ]; } && [ "$(wc -l < "$O/damage-$c.err")" = 1 ]; then
+				ok "damaged $c in the dump: exit $rc, one line: $(cat "$O/damage-$c.err")"
+			else
+				not_ok "damaged $c in the dump: exit $rc (want 5 or 6, one line): $(head -c 300 "$O/damage-$c.err")"
+			fi
+		done
+		cmp -s "$D/dump-elf" "$O/dump-elf-damaged" ||
+			not_ok "the damaged copy of the ELF dump was not restored"
+		rm -f "$O/dump-elf-damaged"
+	fi
+	# Live in the stock guest: from BTF against with the vmlinux (and -M).
+	for cmd in waiters scan; do
+		if [ -f "$D/live-btf-$cmd.json" ] && [ -f "$D/live-$cmd.json" ]; then
+			if [ "$(cat "$D/live-btf-$cmd.rc")" = "$(cat "$D/live-$cmd.rc")" ] &&
+			   $PY "$ROOT/vmcore-tests/compare_btf.py" $cmd "$D/live-$cmd.json" \
+				"$D/live-btf-$cmd.json" --live > "$O/live-$cmd.cmp" 2>&1; then
+				ok "live $cmd on /proc/kcore from BTF = with the vmlinux ($(tail -1 "$O/live-$cmd.cmp" | sed 's/^ *//'))"
+			else
+				not_ok "live $cmd on /proc/kcore from BTF differs (exit $(cat "$D/live-btf-$cmd.rc") vs $(cat "$D/live-$cmd.rc")): $(grep -v fallback "$O/live-$cmd.cmp" | head -4 | tr '\n' ';') $(head -c 200 "$D/live-btf-$cmd.err")"
+			fi
+		else
+			not_ok "live $cmd from BTF: the guest left no answer (an initramfs from before issue 33?)"
+		fi
+	done
+done
+echo "$pass passed, $fail failed" >&2
+[ $fail = 0 ]
