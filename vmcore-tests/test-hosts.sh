@@ -4,14 +4,16 @@
 # the stock rig's debootstrap (build/debian-SUITE/minbase.tar), as a new
 # user would on such a host: apt-get install make, `make deps` (qemu/deps.sh
 # picks that release's names: clang-N, libclang-rt-N-dev, linux-source-X),
-# `make analyzer`; then the .deb (dpkg-buildpackage -b, its unit tests
-# included), its Depends checked against the libkdumpfile that release
-# ships, the .deb installed with apt, and the installed kmempool's waiters,
-# scan and info run on that release's stock dumps (build/t/stock-hang-SUITE,
-# from make test-stock SUITE=...; read-only bind mount) with that
-# release's libraries.  The chroot with its packages is kept
-# (build/debian-SUITE/host, keyed by the suite and deps.sh); the source
-# is copied in afresh each run.
+# `make analyzer`, its unit tests (analyzer-check), the fuzz harnesses
+# built with that clang and run briefly; then the .deb (dpkg-buildpackage
+# -b), its Depends checked against the package that ships the libkdumpfile
+# that release has, the .deb installed with apt, and the installed
+# kmempool's info, waiters and scan run on a stock dump (the release's own,
+# build/t/stock-hang-SUITE from make test-stock SUITE=..., else the first
+# other there is; read-only bind mounts) with that release's libraries,
+# each printing what the host's build prints.  The chroot with its
+# packages is kept (build/debian-SUITE/host, keyed by the suite and
+# deps.sh); the source is copied in afresh each run.
 #   vmcore-tests/test-hosts.sh [SUITE...]
 GROUP=hosts
 . "$(dirname "$0")/lib.sh"
@@ -92,6 +94,16 @@ one() {
 		ok "$s: make analyzer-check passes ($(grep -c '^ok - ' "$L/check.log") ok lines)"
 	else
 		not_ok "$s: make analyzer-check: $(grep -c '^not ok' "$L/check.log") not ok ($L/check.log: $(grep -m2 '^not ok' "$L/check.log" | tr '\n' ' '))"
+	fi
+	# The libFuzzer harnesses with the release's clang and runtime (make deps): built, each
+	# of three run 5 s.
+	if in_host "$R" sh -c 'make -s -C /src/analyzer O=/src/build/analyzer fuzz-build &&
+			FUZZ_JOBS=1 bash /src/analyzer/fuzz/run.sh /src/build/analyzer/fuzz 5 \
+			fuzz_kobjs fuzz_diskdump fuzz_flat' > "$L/fuzz.log" 2>&1 &&
+	   [ "$(grep -c '^ok - fuzz: ' "$L/fuzz.log")" = 3 ]; then
+		ok "$s: the fuzz harnesses build with $(in_host "$R" sh -c 'ls /usr/bin/clang-[0-9]* | sort -V | tail -1' | xargs basename) and run ($(grep -o 'fuzz_kobjs [0-9]* execs' "$L/fuzz.log"))"
+	else
+		not_ok "$s: fuzz harnesses ($L/fuzz.log: $(grep -m2 -E 'not ok|rror' "$L/fuzz.log" | tr '\n' ' '))"
 	fi
 	# The package, its dependency on this release's libkdumpfile, installed with apt.
 	t0=$(date +%s)
