@@ -4,7 +4,9 @@
 its answer from the vmlinux (DWARF): the same pools (by address), every
 value of each pool and its waiters, the same counts of the search; names may
 differ only by the documented fallback, SYMBOL+0xOFF where DWARF gives a
-member path inside the global SYMBOL (BTF types no global variables).  Each
+member path inside the global SYMBOL (BTF types no global variables), or
+the other way round for a module's global (its BTF names it by member;
+DWARF without the module's debug info cannot).  Each
 name that differs is printed.  Exit 0: equal up to that; 1: not.
 
     compare_btf.py waiters|scan DWARF.json BTF.json [--live]
@@ -65,6 +67,9 @@ def main():
             names += 1
             if name_ok(pn or '', qn or ''):
                 print(f'  name of {a}: DWARF "{pn}", BTF "{qn}" (the symbol+0xOFF fallback)')
+            elif name_ok(qn or '', pn or ''):
+                # A module's BTF names what DWARF cannot without the module's debug info (-M).
+                print(f'  name of {a}: DWARF "{pn}", BTF "{qn}" (the module\'s BTF, the fallback in DWARF)')
             else:
                 bad.append(f'pool {a}: name DWARF "{pn}", BTF "{qn}" (not the fallback)')
     for line in bad:

@@ -137,6 +137,32 @@ for SUITE in "${SUITES[@]}"; do
 			fi
 		done
 	done
+	# A module's globals named from its BTF (the kernel's btf_modules; 6.12 and
+	# 7.2 build kmp_stock.ko with BTF, 6.1's headers do not): each such name
+	# is the one the module's DWARF gives (-M).
+	"$KMP" scan -f json -c "$D/dump-zlib" -s "$SUITE_K/vmlinux" -M "$SUITE_MOD/kmp_stock.ko" \
+		> "$O/dump-zlib-scan-dwarf-M.json" 2>&1
+	modbtf=0
+	readelf -S "$SUITE_MOD/kmp_stock.ko" 2>/dev/null | grep -q ' \.BTF ' && modbtf=1
+	if $PY - "$O/dump-zlib-scan-btf.json" "$O/dump-zlib-scan-dwarf-M.json" $modbtf > "$O/modbtf.cmp" 2>&1 <<'PY'
+import json, sys
+b = {p["address"]: p["name"] for p in json.load(open(sys.argv[1]))["pools"]}
+d = {p["address"]: p["name"] for p in json.load(open(sys.argv[2]))["pools"]}
+mine = {a: n for a, n in b.items() if n.endswith(" [kmp_stock]") and "+0x" not in n and
+        not n.startswith("*")}
+bad = [f"{a}: BTF {n}, DWARF -M {d.get(a)}" for a, n in mine.items() if d.get(a) != n]
+if sys.argv[3] == "1" and not mine:
+    bad.append("kmp_stock.ko has BTF, yet none of its globals is named by member")
+if sys.argv[3] == "0" and mine:
+    bad.append(f"kmp_stock.ko has no BTF, yet {sorted(mine.values())} named by member")
+print("; ".join(bad) if bad else ", ".join(sorted(mine.values())) or "none (kmp_stock.ko has no BTF)")
+sys.exit(1 if bad else 0)
+PY
+	then
+		ok "the module's globals named from its BTF as its DWARF (-M) names them: $(cat "$O/modbtf.cmp")"
+	else
+		not_ok "the module's globals from its BTF: $(head -c 300 "$O/modbtf.cmp")"
+	fi
 	# The text header says where the types came from; info says it too.
 	alone waiters -c "$D/dump-zlib" > "$O/waiters.txt" 2> "$O/waiters.txt.err"
 	check "waiters' header line says the types came from BTF in the dump" \

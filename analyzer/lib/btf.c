@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "btf.h"
 
@@ -107,6 +109,50 @@ bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct km
 	b->size = size;
 	index_names(b);
 	return true;
+}
+
+/*
+ * btf__new_split() is declared by libbpf 1.1's header (Debian 12) but not
+ * exported by its library; btf__parse_raw_split() is, and reads a file:
+ * the blob goes through an anonymous one (memfd), read back by libbpf.
+ */
+static struct btf *split_from_memory(const void *data, uint64_t size, struct btf *base)
+{
+	char path[64];
+	struct btf *b = NULL;
+	int fd = memfd_create("kmempool-btf", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, size) == (ssize_t)size) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		b = btf__parse_raw_split(path, base);
+	}
+	close(fd);
+	return b;
+}
+
+bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
+			 const struct kmp_btf *base, struct kmp_err *err)
+{
+	memset(b, 0, sizeof(*b));
+	if (size < 24 || size > KMP_BTF_MAX || !header_ok(data, size)) {
+		kmp_seterr(err, KMP_ERR_FORMAT, "a module's BTF (%" PRIu64 " bytes) has a bad header",
+			   size);
+		return false;
+	}
+	errno = 0;
+	b->btf = split_from_memory(data, size, base->btf);
+	if (!b->btf) {
+		int e = errno;
+
+		kmp_seterr(err, KMP_ERR_FORMAT, "a module's BTF (%" PRIu64 " bytes) does not parse "
+			   "(libbpf: %s)", size, strerror(e ? e : EINVAL));
+		return false;
+	}
+	b->ntypes = btf__type_cnt(b->btf);
+	b->size = size;
+	return true;	/* no index: looked up by kmp_btf_pool_member() only */
 }
 
 bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64_t stop,
@@ -415,7 +461,7 @@ static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const 
 }
 
 bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
-			 char *path, size_t len)
+			 bool exact, char *path, size_t len)
 {
 	char cand[256], first[256] = "";
 	unsigned int n = 0;
@@ -424,23 +470,35 @@ bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, c
 		return false;
 	for (uint32_t id = 1; id < b->ntypes; id++) {
 		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		uint64_t elems = 1, in = off;
 		const char *name;
+		int w = 0;
 
-		/* A named struct whose size fits the global: at most @size, less than 64 below it. */
-		if (!t || !btf_is_struct(t) || !t->name_off || t->size > size || size - t->size >= 64 ||
-		    t->size <= off || !(name = btf__name_by_offset(b->btf, t->name_off)) ||
-		    !strcmp(name, pool))
+		if (!t || !btf_is_struct(t) || !t->name_off || !t->size ||
+		    !(name = btf__name_by_offset(b->btf, t->name_off)) || !strcmp(name, pool))
 			continue;
-		if (!pool_path(b, id, off, pool, cand, sizeof(cand), 0) || !cand[0])
+		if (exact) {	/* the struct, or an array of it */
+			if (size % t->size)
+				continue;
+			elems = size / t->size;
+			in = off % t->size;
+		} else if (t->size > size || size - t->size >= 64 || t->size <= off) {
+			continue;	/* at most @size, less than 64 bytes below it */
+		}
+		if (elems > 1)
+			w = snprintf(cand, sizeof(cand), "[%" PRIu64 "]", off / t->size);
+		if (w < 0 || (size_t)w >= sizeof(cand) ||
+		    !pool_path(b, id, in, pool, cand + w, sizeof(cand) - (size_t)w, 0) ||
+		    cand[w] != '.')
 			continue;
 		if (n && strcmp(cand, first))
 			return false;	/* two structs, two answers: no guess */
 		if (!n++)
 			snprintf(first, sizeof(first), "%s", cand);
 	}
-	if (n && first[0] == '.')
-		snprintf(path, len, "%s", first + 1);
-	return n && first[0] == '.';
+	if (n)
+		snprintf(path, len, "%s", first);
+	return n > 0;
 }
 
 bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)

@@ -60,14 +60,19 @@ bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *n
 							int64_t value), void *arg);
 /*
  * BTF types no global variables (but per-CPU ones): for a pool at @off in
- * a global of @size bytes (kallsyms: up to the next symbol), the member
- * path ("bio_pool", "a.b[1]") when every named struct of a size that fits
- * (at most @size, less than 64 bytes below) and holds a struct @pool at
- * exactly @off holds it at the same path; false when none does or two
- * disagree (never a guess between two).
+ * a global of @size bytes, its member path after the global's name
+ * (".bio_pool", "[1].pool") when every named struct that fits and holds a
+ * struct @pool at exactly that offset gives the same path; false when
+ * none does or two disagree (never a guess between two).  @exact: @size is
+ * the global's own (a module's symbol table): the struct is that size, or
+ * an array of it; else (kallsyms: up to the next symbol) the struct is at
+ * most @size and less than 64 bytes below it.
  */
 bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
-			 char *path, size_t len);
+			 bool exact, char *path, size_t len);
+/* A module's BTF over the kernel's (split BTF). */
+bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
+			 const struct kmp_btf *base, struct kmp_err *err);
 /* The name of the struct, union or enum of a handle ("" if none). */
 const char *kmp_btf_name(const Dwarf_Die *t);
 

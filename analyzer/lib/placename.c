@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: name pools after the globals that hold or point to them. */
 #include <dirent.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@ struct moddebug {
 	char name[KMP_MODNAME_MAX];
 	Dwfl *dwfl;
 	Dwarf *dw;			/* NULL: no debug file found */
+	struct kmp_btf *btf;		/* its BTF (types from the dump), NULL: none */
+	bool btf_tried;
 };
 
 struct kmp_naming {
@@ -36,6 +39,10 @@ struct kmp_naming {
 	size_t npaths;
 	struct moddebug mods[MAX_MODS_CACHED];
 	size_t nmods;
+	/* types from the dump: the kernel's list of module BTFs (btf_modules) */
+	uint64_t modbtf_head;
+	struct kmp_field mb_list, mb_module, mb_btf, btf_data, btf_size;
+	bool modbtf_tried, modbtf_ok;
 };
 
 struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
@@ -74,6 +81,11 @@ void kmp_naming_free(struct kmp_naming *nm)
 	for (size_t i = 0; i < nm->nmods; i++)
 		if (nm->mods[i].dwfl)
 			dwfl_end(nm->mods[i].dwfl);
+	for (size_t i = 0; i < nm->nmods; i++)
+		if (nm->mods[i].btf) {
+			kmp_btf_free(nm->mods[i].btf);
+			free(nm->mods[i].btf);
+		}
 	free(nm);
 }
 
@@ -258,23 +270,112 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 	return true;
 }
 
+/* The kernel's list of module BTFs (kernel/bpf/btf.c's btf_modules), from BTF; false: none. */
+static bool modbtf_layout(struct kmp_naming *nm)
+{
+	struct kmp_wanted w[2] = { { .name = "btf_module", .tag = DW_TAG_structure_type },
+				   { .name = "btf", .tag = DW_TAG_structure_type } };
+	struct kmp_sym head = { .name = "btf_modules" };
+	const struct kmp_kernel *k = nm->k;
+	Dwarf_Die cu;
+	bool via;
+
+	if (nm->modbtf_tried)
+		return nm->modbtf_ok;
+	nm->modbtf_tried = true;
+	kmp_vmlinux_symbols(k->vml, &head, 1);
+	if (!head.found || !kmp_vmlinux_cu(k->vml, 0, "kernel/bpf/btf.c", false, &cu, &via))
+		return false;
+	kmp_dwarf_scan(&cu, w, 2);
+	nm->modbtf_head = head.addr + k->kaslr;
+	nm->modbtf_ok = w[0].found && w[1].found &&
+		kmp_dwarf_member(&w[0].die, "list", &nm->mb_list) && nm->mb_list.size == 16 &&
+		kmp_dwarf_member(&w[0].die, "module", &nm->mb_module) && nm->mb_module.size == 8 &&
+		kmp_dwarf_member(&w[0].die, "btf", &nm->mb_btf) && nm->mb_btf.size == 8 &&
+		kmp_dwarf_member(&w[1].die, "data", &nm->btf_data) && nm->btf_data.size == 8 &&
+		kmp_dwarf_member(&w[1].die, "data_size", &nm->btf_size) && nm->btf_size.size <= 8;
+	return nm->modbtf_ok;
+}
+
+/*
+ * Module @m's BTF as the kernel keeps it (the btf_modules entry whose
+ * module is @m: its struct btf's data, split over the kernel's BTF; a
+ * module's own btf_data pointer is cleared once it has loaded), read once;
+ * NULL when there is none or it does not parse.  The list walk is bounded.
+ */
+static const struct kmp_btf *module_btf(struct kmp_naming *nm, const struct kmp_module *m)
+{
+	const struct kmp_kernel *k = nm->k;
+	struct moddebug *md = NULL;
+	uint64_t node, mod, btf = 0, data = 0, size = 0;
+	struct kmp_err e;
+	void *buf;
+
+	(void)module_dwarf(nm, m->name);	/* its entry in the cache, DWARF tried first */
+	for (size_t i = 0; i < nm->nmods && !md; i++)
+		if (!strcmp(nm->mods[i].name, m->name))
+			md = &nm->mods[i];
+	if (!md || md->btf_tried)
+		return md ? md->btf : NULL;
+	md->btf_tried = true;
+	if (!modbtf_layout(nm) || !kmp_read_uint(k->mem, nm->modbtf_head, 8, &node, &e))
+		return NULL;
+	for (int i = 0; i < 4096 && node != nm->modbtf_head; i++) {
+		uint64_t entry = node - nm->mb_list.off;
+
+		if (!kmp_read_uint(k->mem, entry + nm->mb_module.off, 8, &mod, &e))
+			return NULL;
+		if (mod == m->addr) {
+			if (!kmp_read_uint(k->mem, entry + nm->mb_btf.off, 8, &btf, &e))
+				return NULL;
+			break;
+		}
+		if (!kmp_read_uint(k->mem, node, 8, &node, &e))	/* list.next */
+			return NULL;
+	}
+	if (!btf || !kmp_read_uint(k->mem, btf + nm->btf_data.off, 8, &data, &e) ||
+	    !kmp_read_uint(k->mem, btf + nm->btf_size.off, nm->btf_size.size, &size, &e) ||
+	    !data || size < 24 || size > KMP_BTF_MAX || !(buf = malloc(size)))
+		return NULL;
+	if (kmp_read(k->mem, data, buf, size, &e) && (md->btf = calloc(1, sizeof(*md->btf))) &&
+	    !kmp_btf_parse_split(md->btf, buf, size, k->vml->btf, &e)) {
+		free(md->btf);
+		md->btf = NULL;
+	}
+	free(buf);
+	return md->btf;
+}
+
 /*
  * Without a vmlinux (types from BTF, which types no globals): a pool at
- * sym+0xOFF of vmlinux named by the member path of the one struct that
- * fits the global and holds a pool there (kmp_btf_pool_member()).
+ * sym+0xOFF named by the member path of the one struct that fits the
+ * global and holds a pool there (kmp_btf_pool_member()): of vmlinux by the
+ * kernel's BTF and the distance to the next symbol, of a module by its own
+ * BTF and the symbol's size in its symbol table (exact: arrays too).
  */
-static void btf_place(const struct kmp_kernel *k, uint64_t addr, struct place *pl)
+static void btf_place(struct kmp_naming *nm, uint64_t addr, struct place *pl)
 {
+	const struct kmp_kernel *k = nm->k;
+	const struct kmp_module *m;
+	const struct kmp_btf *mb;
 	const char *sym;
 	uint64_t start, size;
-	char path[256];
+	char path[256], mname[128];
 
-	if (!k->vml->btf || pl->typed || pl->mod[0] || !strstr(pl->expr, "+0x") ||
-	    !kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &sym, &start, &size) ||
-	    !kmp_btf_pool_member(k->vml->btf, size, addr - k->kaslr - start, pool_struct(k), path,
-				 sizeof(path)))
+	if (!k->vml->btf || pl->typed || !strstr(pl->expr, "+0x"))
 		return;
-	snprintf(pl->expr, sizeof(pl->expr), "%s.%s", sym, path);
+	if (!pl->mod[0]) {
+		if (kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &sym, &start, &size) &&
+		    kmp_btf_pool_member(k->vml->btf, size, addr - k->kaslr - start, pool_struct(k),
+					false, path, sizeof(path)))
+			snprintf(pl->expr, sizeof(pl->expr), "%s%s", sym, path);
+		return;
+	}
+	if ((m = kmp_module_at(&k->mods, addr)) && (mb = module_btf(nm, m)) &&
+	    kmp_module_symbol(k->mem, &k->modlayout, m, addr, k->lim.max_module_syms, mname,
+			      sizeof(mname), &start, &size) &&
+	    kmp_btf_pool_member(mb, size, addr - start, pool_struct(k), true, path, sizeof(path)))
+		snprintf(pl->expr, sizeof(pl->expr), "%s%s", mname, path);
 }
 
 static void finish(char *out, size_t len, const char *prefix, const char *expr,
@@ -471,7 +572,7 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 
 	/* A global that is, or holds, the pool. */
 	if (locate_global(nm, addr, pool_struct(k), &pl)) {
-		btf_place(k, addr, &pl);
+		btf_place(nm, addr, &pl);
 		finish(out, len, "", pl.expr, "", pl.mod);
 		return;
 	}

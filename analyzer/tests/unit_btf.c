@@ -551,7 +551,7 @@ static void test_btf_damaged(void)
 }
 
 /* A global of @size with a pool at @off: kmp_btf_pool_member()'s answer, "" if none. */
-static const char *pool_member(struct btf *b, uint64_t size, uint64_t off, char *path)
+static const char *pool_member(struct btf *b, uint64_t size, uint64_t off, bool exact, char *path)
 {
 	uint32_t n;
 	const void *d = btf__raw_data(b, &n);
@@ -562,7 +562,7 @@ static const char *pool_member(struct btf *b, uint64_t size, uint64_t off, char 
 	path[0] = '\0';
 	if (!kmp_btf_parse(&kb, d, n, &err))
 		return "(no parse)";
-	ok = kmp_btf_pool_member(&kb, size, off, "mempool_s", path, 128);
+	ok = kmp_btf_pool_member(&kb, size, off, "mempool_s", exact, path, 128);
 	kmp_btf_free(&kb);
 	return ok ? path : "";
 }
@@ -579,18 +579,25 @@ static void test_btf_pool_member(void)
 	btf__add_field(b, "front_pad", i_int, 0, 0);
 	btf__add_field(b, "bio_pool", pool, 128, 0);
 	btf__add_field(b, "bvec_pool", pool, 704, 0);
-	CHECK(!strcmp(pool_member(b, 168, 88, path), "bvec_pool"), "168/88: '%s'", path);
-	CHECK(!strcmp(pool_member(b, 192, 16, path), "bio_pool"), "192 (padding)/16: '%s'", path);
-	CHECK(!strcmp(pool_member(b, 168, 20, path), ""), "not at a pool's start: '%s'", path);
-	CHECK(!strcmp(pool_member(b, 256, 16, path), ""), "a size 88 bytes off: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 88, false, path), ".bvec_pool"), "168/88: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 192, 16, false, path), ".bio_pool"), "192 (padding)/16: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 20, false, path), ""), "not at a pool's start: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 256, 16, false, path), ""), "a size 88 bytes off: '%s'", path);
 	end();
 
 	begin("BTF: two structs that fit hold a pool at the offset under two names: no guess");
 	btf__add_struct(b, "other_set", 160);
 	btf__add_field(b, "pad", i_int, 0, 0);
 	btf__add_field(b, "rq_pool", pool, 128, 0);
-	CHECK(!strcmp(pool_member(b, 168, 16, path), ""), "guessed '%s'", path);
-	CHECK(!strcmp(pool_member(b, 168, 88, path), "bvec_pool"), "the other offset: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 16, false, path), ""), "guessed '%s'", path);
+	CHECK(!strcmp(pool_member(b, 168, 88, false, path), ".bvec_pool"), "the other offset: '%s'", path);
+	end();
+
+	begin("BTF: a module global's exact size: the struct, or an array of it");
+	CHECK(!strcmp(pool_member(b, 168, 88, true, path), ".bvec_pool"), "168/88: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 3 * 168, 168 + 16, true, path), "[1].bio_pool"),
+	      "an array of 3: '%s'", path);
+	CHECK(!strcmp(pool_member(b, 192, 16, true, path), ""), "192 is no multiple: '%s'", path);
 	end();
 	btf__free(b);
 }
