@@ -444,14 +444,17 @@ else:  # hang
                   set(w["pid"] for w in js["pools"][0]["waiters"]) <= set(pids) and
                   js["pools"][0]["name"] == jl["pools"][0]["name"] == "kmp_test_page" and
                   js["pools"][0]["alloc"] == "kmp_fail_alloc [kmp_test]" and
-                  js["pools"][0]["type"] == "page" and
-                  js["pools"][0]["elem_size"] == 4096 << P["page_order"] and
+                  # the kernel's rule (the allocation function, swapped by the
+                  # test): private, as the list says, of unknown size
+                  js["pools"][0]["type"] == jl["pools"][0]["type"] == "private" and
+                  js["pools"][0]["elem_size"] is None and
                   not js["unknown"])
         except (ValueError, KeyError, TypeError, IndexError):
             ok = False
         R.check(ok, f"waiters from task stacks == waiters from mempool_list on {label}: the "
                 f"pool at the same address, its min_nr, curr_nr and the tasks in D state; "
-                f"named by its tag as the list names it (kmp_test_page), alloc and type derived",
+                f"named by its tag as the list names it (kmp_test_page), alloc derived, type by the "
+                f"kernel's rule as the list has it",
                 f"list: {lst}\nstacks: {stk}")
     # The scan (the inventory kernels without the series get) against mempool_list: the
     # same pools, none missing, none extra, with the same values.  The side-by-side

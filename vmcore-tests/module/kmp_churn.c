@@ -306,6 +306,9 @@ static void churn_kmalloc(struct churn_thread *t, long r)
 	snprintf(name, sizeof(name), "a%lds%zum%d", r, size, min_nr);
 	mempool_set_instance(pool, name);
 	churn_use(pool, max(2, min_nr * 2), size, false);
+	/* A zero-minimum pool stays listed a while, for the readers to meet it. */
+	if (!min_nr)
+		msleep(10 + churn_rand(t) % 20);
 	snprintf(name, sizeof(name), "b%lds%zu", r, size);
 	mempool_set_instance(pool, name);
 	churn_resize(pool, min_nr, size, false);
