@@ -478,7 +478,7 @@ R.check(d is not None and d["instance"] == "-",
         "and the instance (kmp-private0) is gone with mempool_exit()", d)
 R.check(rc("init-listed") != 0 and "Operation not supported" in read(f("init-listed.err")),
         "initializing a pool that is still listed is refused by the module here (only a "
-        "CONFIG_DEBUG_VM kernel searches the list: the stress test's debug flavor)",
+        "CONFIG_DEBUG_OBJECTS_MEMPOOL kernel catches it: the stress test's debug flavor)",
         read(f("init-listed.err")))
 before_l, after_l = snap("proc-reinit"), snap("proc-listed")
 R.check(after_l == before_l and rc("kmp-listed") == 0 and
