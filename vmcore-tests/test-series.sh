@@ -70,6 +70,7 @@ if [ "${KMP_SERIES_BUILD:-1}" = 1 ] && [ -n "${KMP_SERIES_CONFIG:-}" ]; then
 	if "${MK[@]}" mm/mempool.o > "$S/build-0.log" 2>&1; then
 		base_size=$(pahole -C mempool "$OBJ/mm/mempool.o" 2>/dev/null |
 			sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p' | head -1)
+		base_text=$(size -A "$OBJ/mm/mempool.o" | awk '$1 == ".text" { print $2 }')
 	fi
 fi
 CACHE=$B/series-cache; mkdir -p "$CACHE"
@@ -197,6 +198,9 @@ fi
 if [ -n "$base_size" ]; then
 	new_size=$(pahole -C mempool "$OBJ/vmlinux" 2>/dev/null |
 		sed -n 's|.*/\* size: \([0-9]*\),.*|\1|p' | head -1)
+	# For the cover letter's cost section: measured, not asserted.
+	echo "# series: mm/mempool.o .text ${base_text:-?} -> $(size -A "$OBJ/mm/mempool.o" 2>/dev/null |
+		awk '$1 == ".text" { print $2 }') bytes; struct mempool $base_size -> ${new_size:-?} bytes"
 	# It must grow at all (the list node alone does): equal sizes mean the
 	# "before" object was a patched one.
 	gmax=${KMP_SERIES_GROWTH_MAX:-72}
