@@ -209,14 +209,14 @@ R.check(len(dmcore) == 2 and all(p["type"] == "slab" and p["min_nr"] == DM_RESER
                                  p["owner"] == "dm_mod" and p["elem_size"] > bio for p in dmcore),
         f"dm's two bio_sets ({iobs_site}, {bs_site}): slab, min_nr {DM_RESERVED_IOS}, "
         "owned by dm_mod, told apart by their sites", dmcore)
-# dm-crypt says which device its pools serve by dm_table_device_name(),
-# the mapped device's major:minor (its sysfs dev), not its disk name.
+# Series v7: dm-crypt says which device its pools serve by the mapped
+# device's disk name (one naming rule for instances), not its major:minor.
 devs = dict(ln.split() for ln in read(f("dm-devs")).splitlines() if ln.strip())
 crypt_own = [p for p in new if p["owner"] == "dm_crypt"]
 R.check(len(crypt_own) == 4 and list(devs) == ["dm-0"] and
-        {p["instance"] for p in crypt_own} == {devs["dm-0"]},
-        f"dm-crypt's four pools all say instance {devs.get('dm-0')} (dm-0's major:minor; "
-        "mempool_set_instance, bioset_set_instance)",
+        {p["instance"] for p in crypt_own} == {"dm-0"},
+        f"dm-crypt's four pools all say instance dm-0 (the disk name, not "
+        f"{devs.get('dm-0')}; mempool_set_instance, bioset_set_instance)",
         [(p["name"], p["instance"]) for p in new] + [devs])
 R.check(sorted(p["instance"] for p in new if p["name"] == split_name) == ["dm-0"],
         f"the mapped device's own disk adds a {split_name} for dm-0",
@@ -226,7 +226,7 @@ R.check(sorted(p["instance"] for p in new if p["name"] == split_name) == ["dm-0"
 dm2 = snap("proc-dm2")
 dm2_disks = sorted(d for d in read(f("sys-block-dm2")).split() if d.startswith("dm-"))
 devs2 = dict(ln.split() for ln in read(f("dm-devs-dm2")).splitlines() if ln.strip())
-dm2_devs = sorted(devs2.values())
+dm2_devs = dm2_disks     # series v7: disk names
 req = by_name(dm2, "dm-crypt_req")
 R.check(rc("dmcrypt2") == 0 and len(dm2_disks) == 2 and sorted(devs2) == dm2_disks and
         sorted(p["instance"] for p in req) == dm2_devs,
