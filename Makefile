@@ -85,6 +85,11 @@ kernel-stock-tiny: deps
 bench-fastpath: deps
 	@bash vmcore-tests/bench-fastpath.sh
 
+# A full /proc/mempool read at 10,000 and 100,000 pools, quiet and under
+# churn (series v7: linear; also part of `make bench`).
+bench-procread: initrd
+	@bash vmcore-tests/bench-procread.sh
+
 test-fastpath: deps
 	@bash vmcore-tests/test-fastpath.sh
 
@@ -243,5 +248,5 @@ distclean:
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
 	test-kdump test-debuginfod test-triage test-hosts \
-	kernel-stock-tiny bench-fastpath test-fastpath bench-stock test-crash-valgrind \
+	kernel-stock-tiny bench-fastpath bench-procread test-fastpath bench-stock test-crash-valgrind \
 	test-stall test-readme
