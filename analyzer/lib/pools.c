@@ -282,9 +282,10 @@ static size_t identity_fields(const struct kmp_layout *l, const struct kmp_field
 						&l->instance };
 	const struct kmp_field *const id6[] = { &l->list_next, &l->list_prev, &l->tag,
 						&l->instance, &l->alloc, &l->pool_data, &l->min_nr,
-						&l->elements };
-	size_t n = l->v6 ? sizeof(id6) / sizeof(id6[0]) : sizeof(id5) / sizeof(id5[0]) -
-		   (l->v12 ? 0 : 1);
+						&l->elements, &l->id };
+	/* series v7 adds the pool's id, its row's key */
+	size_t n = l->v6 ? sizeof(id6) / sizeof(id6[0]) - (l->v7 ? 0 : 1) :
+		   sizeof(id5) / sizeof(id5[0]) - (l->v12 ? 0 : 1);
 
 	memcpy(out, l->v6 ? id6 : id5, n * sizeof(*out));
 	return n;
@@ -489,7 +490,9 @@ static bool record_fits(const struct kmp_layout *l, struct kmp_err *err)
 	size_t n = sizeof(fs) / sizeof(fs[0]) - 3;
 
 	if (l->v6)
-		return kmp_fields_fit(fs6, sizeof(fs6) / sizeof(fs6[0]), l->pool_size, err);
+		return kmp_fields_fit(fs6, sizeof(fs6) / sizeof(fs6[0]), l->pool_size, err) &&
+		       (!l->v7 || kmp_fields_fit((const struct kmp_field *const[]){ &l->id }, 1,
+						 l->pool_size, err));
 	if (l->v12)
 		n++;
 	if (!kmp_fields_fit(fs, n, l->pool_size, err))
