@@ -85,6 +85,11 @@ kernel-stock-tiny: deps
 bench-fastpath: deps
 	@bash vmcore-tests/bench-fastpath.sh
 
+# A full /proc/mempool read at 10,000 and 100,000 pools, quiet and under
+# churn (series v7: linear; also part of `make bench`).
+bench-procread: initrd
+	@bash vmcore-tests/bench-procread.sh
+
 test-fastpath: deps
 	@bash vmcore-tests/test-fastpath.sh
 
@@ -216,6 +221,11 @@ test-top:
 test-debuginfod: deps
 	@bash vmcore-tests/test-debuginfod.sh
 
+# The hosts users run (issue 35): make deps, make analyzer, the .deb in a
+# trixie and a sid chroot, run on a stock dump (HOST_SUITES="trixie sid").
+test-hosts:
+	@bash vmcore-tests/test-hosts.sh
+
 # kmempool triage (issue 20) over the rigs' dumps (make test-kdump, test-stock).
 test-triage: deps
 	@bash vmcore-tests/test-triage.sh
@@ -237,6 +247,6 @@ distclean:
 	debian-kernel module-stock initrd-stock stock test-stock test-kernels \
 	clean distclean install uninstall test-install test-crash test-json deb test-top test-churn \
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
-	test-kdump test-debuginfod test-triage \
-	kernel-stock-tiny bench-fastpath test-fastpath bench-stock test-crash-valgrind \
+	test-kdump test-debuginfod test-triage test-hosts \
+	kernel-stock-tiny bench-fastpath bench-procread test-fastpath bench-stock test-crash-valgrind \
 	test-stall test-readme

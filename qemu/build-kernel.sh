@@ -102,7 +102,10 @@ stage "configuring (tinyconfig + $(basename "$FRAGMENT"))"
 mkdir -p "$OBJ"
 CC="gcc"; command -v ccache >/dev/null && CC="ccache gcc"
 export CCACHE_NOHASHDIR=true CCACHE_BASEDIR="$B"
-MK=(make -C "$SRC" O="$OBJ" CC="$CC" -j"$(nproc)")
+# ccache's base directory makes the compiler see ../src/FILE: map it to
+# FILE, as the kernel's own -fmacro-prefix-map does for absolute paths, so
+# that __FILE__ (a pool's site) is relative to the source tree.
+MK=(make -C "$SRC" O="$OBJ" CC="$CC" KCFLAGS="-fmacro-prefix-map=../src/=" -j"$(nproc)")
 "${MK[@]}" -s tinyconfig > "$LOGS/config-$FLAVOR.log" 2>&1
 (cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "$FRAG") >> "$LOGS/config-$FLAVOR.log" 2>&1
 "${MK[@]}" -s olddefconfig >> "$LOGS/config-$FLAVOR.log" 2>&1

@@ -34,19 +34,8 @@ t0=$(date +%s)
 mkdir -p "$SUITE_D"
 BASE=$SUITE_D/minbase.tar
 if [ ! -f "$BASE" ]; then
-	uri=$(archive_uri) || die "no archive URI in the host's apt sources"
 	stage "debootstrap --variant=minbase $SUITE (once, kept in $BASE)"
-	suite_root_busy "$R.base" && die "something is mounted below $R.base"
-	rm -rf "$R.base"
-	# dpkg without an fsync per file (also for the apt-get install below,
-	# the chroot is a throw-away build tree): debootstrap's unpacking here
-	# took 107 s with them, 91 s without.
-	mkdir -p "$R.base/etc/dpkg/dpkg.cfg.d"
-	echo force-unsafe-io > "$R.base/etc/dpkg/dpkg.cfg.d/kmp-unsafe-io"
-	debootstrap --variant=minbase "$SUITE" "$R.base" "$uri" > "$SUITE_D/debootstrap.log" 2>&1 ||
-		{ tail -5 "$SUITE_D/debootstrap.log" >&2; die "debootstrap failed ($SUITE_D/debootstrap.log)"; }
-	tar -C "$R.base" -cf "$BASE.tmp" . && mv "$BASE.tmp" "$BASE"
-	rm -rf "$R.base"
+	suite_minbase "$SUITE" || die "debootstrap failed ($SUITE_D/debootstrap.log)"
 	stage "debootstrap: $(( $(date +%s) - t0 )) s"
 fi
 suite_root_busy "$R" && die "something is mounted below $R: not replacing it"

@@ -154,6 +154,8 @@ make -s -C "$ROOT/analyzer" O="$B/analyzer" "$B/analyzer/unit-top" "$B/analyzer/
 # kernel against the same tree built without it (make kernel-stock-tiny).
 echo "==> [bench] fast path: kmp_bench.ko in build/kernel and build/kernel-stock"
 bash "$ROOT/vmcore-tests/bench-fastpath.sh" || failed="$failed fastpath"
+make -s -C "$ROOT" initrd > /dev/null
+bash "$ROOT/vmcore-tests/bench-procread.sh" || failed="$failed procread"
 if [ -n "$failed" ]; then
 	echo "==> [bench] FAILED:$failed" >&2
 	exit 1

@@ -235,17 +235,17 @@ if MODE == "formats":
     rc, out, err, clean = kmp("info", "-c", newer, "-s", VML)
     R.check(rc == 0 and re.search(r"^mempool format: 9\.9$", out, re.M) and clean,
             "kmempool info still describes that dump, naming format 9.9", out + err)
-    # The same kernel claiming a newer minor version, 1.1 (series v6 has
-    # only 1.0): its columns may have grown, so it is refused too, not
-    # printed with 1.0's columns under a 1.1 header.
+    # The same kernel claiming a newer minor version, 1.2 (series v7 has
+    # 1.1): its columns may have grown, so it is refused too, not
+    # printed with 1.1's columns under a 1.2 header.
     with open(newer, "r+b") as o:
         o.seek(where)
-        o.write(b"1.1")
+        o.write(b"1.2")
     rc, out, err, clean = kmp("-c", newer, "-s", VML)
-    R.check(snapshot.startswith("mempool - version: 1.0\n") and rc == 6 and out == "" and
-            err.count("\n") == 1 and "'1.1'" in err and "1.0" in err and clean,
-            f"a dump whose version string says 1.1 (a newer minor version than this kernel's "
-            f"1.0): refused, exit 6 ({err.strip()[:90]})", err)
+    R.check(snapshot.startswith("mempool - version: 1.1\n") and rc == 6 and out == "" and
+            err.count("\n") == 1 and "'1.2'" in err and "1.1" in err and clean,
+            f"a dump whose version string says 1.2 (a newer minor version than this kernel's "
+            f"1.1): refused, exit 6 ({err.strip()[:90]})", err)
     os.unlink(newer)
 
     # Cut short on purpose: the walk stops at the first missing byte,
@@ -353,11 +353,12 @@ else:  # hang
     except (OSError, ParseError):
         pre = None
     R.check("Kernel panic - not syncing: hung_task: blocked tasks" in serial and
-            re.search(r"INFO: task kmp_waiter:\d+ blocked in mempool_alloc\(\) for more than "
+            re.search(r"INFO: task kmp_waiter:\d+ blocked in I/O wait for more than "
                       r"1\d seconds\.", serial) and pre is not None and
-            re.search(r"pool kmp_test_page \(" + re.escape(pre["site"]) + r", kmp_test\), "
-                      r"instance -: 0 of " + str(P["page_min"]) + r" reserved elements left, "
-                      r"2 other task\(s\) waiting", serial),
+            re.search(r"      Blocked in mempool_alloc\(\) on pool kmp_test_page, instance -, "
+                      r"set up at " + re.escape(pre["site"]) + r" \[kmp_test\] \S+: 0 of " +
+                      str(P["page_min"]) + r" reserved elements left, \d allocation\(s\) "
+                      r"sleeping on it", serial),
             "with hung_task_timeout_secs 10 and hung_task_panic, khungtaskd reported the "
             "stalled allocation (pool, site, owner, reserve, other waiters) and panicked",
             serial[-3000:])

@@ -84,6 +84,18 @@ R.check(not bad, "version line, column line and every pool line of every snapsho
 leaks = [f"{n}: {m.group(0)}" for n in snaps for m in ADDR_RE.finditer(read(f(n)))]
 R.check(not leaks, "no snapshot holds anything that looks like a kernel address", leaks)
 
+# --- series v7: each row's key (id) is unique, sites are relative -----------
+bad = []
+for n in snaps:
+    ps = snap(n)
+    ids = [p["id"] for p in ps]
+    if len(set(ids)) != len(ids):
+        bad.append(f"{n}: {len(ids) - len(set(ids))} duplicate id(s)")
+    bad += [f"{n}: {p['name']}: site {p['site']}" for p in ps
+            if p["site"].startswith(("../", "/"))]
+R.check(not bad and snaps, "every row has a unique id in every snapshot, and every site is "
+        "relative to the source tree (no ../src/, no absolute path)", "\n".join(bad[:20]))
+
 # --- every pool of every snapshot: its name and owner agree with its site ---
 OBJ_DIRS = [read(os.path.join(os.path.dirname(VML), "objdir")).strip(), MODDIR]
 problems = []
@@ -197,14 +209,14 @@ R.check(len(dmcore) == 2 and all(p["type"] == "slab" and p["min_nr"] == DM_RESER
                                  p["owner"] == "dm_mod" and p["elem_size"] > bio for p in dmcore),
         f"dm's two bio_sets ({iobs_site}, {bs_site}): slab, min_nr {DM_RESERVED_IOS}, "
         "owned by dm_mod, told apart by their sites", dmcore)
-# dm-crypt says which device its pools serve by dm_table_device_name(),
-# the mapped device's major:minor (its sysfs dev), not its disk name.
+# Series v7: dm-crypt says which device its pools serve by the mapped
+# device's disk name (one naming rule for instances), not its major:minor.
 devs = dict(ln.split() for ln in read(f("dm-devs")).splitlines() if ln.strip())
 crypt_own = [p for p in new if p["owner"] == "dm_crypt"]
 R.check(len(crypt_own) == 4 and list(devs) == ["dm-0"] and
-        {p["instance"] for p in crypt_own} == {devs["dm-0"]},
-        f"dm-crypt's four pools all say instance {devs.get('dm-0')} (dm-0's major:minor; "
-        "mempool_set_instance, bioset_set_instance)",
+        {p["instance"] for p in crypt_own} == {"dm-0"},
+        f"dm-crypt's four pools all say instance dm-0 (the disk name, not "
+        f"{devs.get('dm-0')}; mempool_set_instance, bioset_set_instance)",
         [(p["name"], p["instance"]) for p in new] + [devs])
 R.check(sorted(p["instance"] for p in new if p["name"] == split_name) == ["dm-0"],
         f"the mapped device's own disk adds a {split_name} for dm-0",
@@ -214,7 +226,7 @@ R.check(sorted(p["instance"] for p in new if p["name"] == split_name) == ["dm-0"
 dm2 = snap("proc-dm2")
 dm2_disks = sorted(d for d in read(f("sys-block-dm2")).split() if d.startswith("dm-"))
 devs2 = dict(ln.split() for ln in read(f("dm-devs-dm2")).splitlines() if ln.strip())
-dm2_devs = sorted(devs2.values())
+dm2_devs = dm2_disks     # series v7: disk names
 req = by_name(dm2, "dm-crypt_req")
 R.check(rc("dmcrypt2") == 0 and len(dm2_disks) == 2 and sorted(devs2) == dm2_disks and
         sorted(p["instance"] for p in req) == dm2_devs,
@@ -371,9 +383,9 @@ R.check(rc("rmmod") == 0 and not [p for p in snap("proc-rmmod") if p["owner"] ==
 # --- the format: the version and column line the kernel image holds ---------
 ver, cols = gdb_strings(VML, ["mempool_format_version", "mempool_format_columns"])
 R.check(read(f("proc-boot")).split("\n")[:2] == [f"mempool - version: {ver}", cols] and
-        ver == "1.0" and cols.split()[1:] == COLUMNS,
+        ver == "1.1" and cols.split()[1:] == COLUMNS,
         f"/proc/mempool starts with the kernel's mempool_format_version ({ver}) and "
-        "mempool_format_columns, the columns of format 1.0",
+        "mempool_format_columns, the columns of format 1.1 (series v7)",
         read(f("proc-boot"))[:300] + f"\nkernel: {ver!r} {cols!r}")
 pv = P["private_min"]
 d = pool("proc-atomic", "kmp_test_private")
@@ -435,17 +447,24 @@ except (ValueError, KeyError, IndexError, TypeError) as e:
 R.check(ok, "the JSON has oldest_wait, instance and each waiter's waited", jw)
 st = read(f("dmesg-stall"))
 st = st[st.find("KMP-MARK-STALL"):]
-infos = re.findall(r"INFO: task kmp_waiter:\d+ blocked in mempool_alloc\(\) for more than "
-                   r"(\d+) seconds\.", st)
+# Series v7: upstream's first line byte for byte (an I/O wait), the pool on
+# a line of its own; reported like any hung task, once per check while stuck.
+infos = re.findall(r"^\[\s*(\d+\.\d+)\] INFO: task kmp_waiter:\d+ blocked in I/O wait for "
+                   r"more than (\d+) seconds\.$", st, re.M)
 priv = one(snap("proc-block12"), "kmp_test_private")
-R.check(len(infos) == 1 and int(infos[0]) >= 10 and priv is not None and re.search(
-    r"pool kmp_test_private \(" + re.escape(priv["site"]) + r", kmp_test\), instance "
-    r"kmp-private0: 0 of " + str(pv) + r" reserved elements left, 0 other task\(s\) waiting",
-    st) and "mempool_alloc" in st[st.find("Call Trace"):],
-    "past hung_task_timeout_secs khungtaskd reports it once, naming pool, site, owner, "
-    "instance and reserve, with the waiting task's stack", st[:3000])
-R.check("Kernel panic" not in st and len(re.findall(r"blocked .*for more than", st)) == 1,
-        "no second report for the same allocation, and no panic (hung_task_panic is 0)",
+pool_lines = re.findall(
+    r"^\[\s*\d+\.\d+\]       Blocked in mempool_alloc\(\) on pool kmp_test_private, instance "
+    r"kmp-private0, set up at " + re.escape(priv["site"] if priv else "?") + r" \[kmp_test\] "
+    r"\S+: 0 of " + str(pv) + r" reserved elements left, 1 allocation\(s\) sleeping on it$",
+    st, re.M)
+R.check(len(infos) >= 1 and int(infos[0][1]) >= 10 and priv is not None and
+        len(pool_lines) == len(infos) and "mempool_alloc" in st[st.find("Call Trace"):],
+        "past hung_task_timeout_secs khungtaskd reports it, naming pool, instance, site, "
+        "owner, function and reserve on the line after upstream's, with the waiting task's "
+        f"stack ({len(infos)} report(s))", st[:3000])
+times = [float(t) for t, _ in infos]
+R.check("Kernel panic" not in st and all(b - a >= 0.5 for a, b in zip(times, times[1:])),
+        "at most one report per check interval (1 s), and no panic (hung_task_panic is 0)",
         st[:3000])
 d = pool("proc-block12-release", "kmp_test_private")
 R.check(d is not None and (d["waiting"], d["waits"], d["curr_nr"]) == (0, 1, pv),
@@ -459,7 +478,7 @@ R.check(d is not None and d["instance"] == "-",
         "and the instance (kmp-private0) is gone with mempool_exit()", d)
 R.check(rc("init-listed") != 0 and "Operation not supported" in read(f("init-listed.err")),
         "initializing a pool that is still listed is refused by the module here (only a "
-        "CONFIG_DEBUG_VM kernel searches the list: the stress test's debug flavor)",
+        "CONFIG_DEBUG_OBJECTS_MEMPOOL kernel catches it: the stress test's debug flavor)",
         read(f("init-listed.err")))
 before_l, after_l = snap("proc-reinit"), snap("proc-listed")
 R.check(after_l == before_l and rc("kmp-listed") == 0 and

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks of guest/stall.sh's output (the stall report, series 5-6/11, and kmempool on it)."""
+"""Checks of guest/stall.sh's output (the stall report, series v7 1/12 and 7/12,
+and kmempool on it)."""
 import re
 import sys
 
@@ -26,17 +27,28 @@ def check(ok, what):
 
 dm = f("dmesg")
 check(f("insmod.rc").strip() == "0", "the test module loads")
-reports = re.findall(r"INFO: task kmp_stalled:\d+ blocked in mempool_alloc\(\) "
-                     r"for more than (\d+) seconds\.", dm)
-check(len(reports) == 1, f"khungtaskd reports the stalled allocation exactly once ({len(reports)})")
-check(bool(reports) and int(reports[0]) >= 4, "after at least hung_task_timeout_secs (4 s)")
-check(re.search(r"pool kmp_stall \(\S*kmp_stall\.c:\d+, kmp_stall\), instance test0: "
-                r"0 of 1 reserved elements left, 0 other task\(s\) waiting", dm) is not None,
-      "the report names the pool, its site, module, instance and reserve")
+# Upstream's first line, byte for byte (the sleep is an I/O wait), with the
+# time since the allocation first slept; the pool on a line of its own.
+REPORT = re.compile(r"^\[\s*(\d+\.\d+)\] INFO: task kmp_stalled:\d+ blocked in I/O wait "
+                    r"for more than (\d+) seconds\.$", re.M)
+reports = [(float(t), int(n)) for t, n in REPORT.findall(dm)]
+POOL = re.compile(r"^\[\s*\d+\.\d+\]       Blocked in mempool_alloc\(\) on pool kmp_stall, "
+                  r"instance test0, set up at \S*kmp_stall\.c:\d+ \[kmp_stall\] kmp_init: "
+                  r"0 of 1 reserved elements left, 1 allocation\(s\) sleeping on it$", re.M)
+pools = POOL.findall(dm)
+check(len(reports) >= 1, f"khungtaskd reports the stalled allocation with upstream's first line "
+      f"({len(reports)} report(s))")
+check(bool(reports) and reports[0][1] >= 4, "after at least hung_task_timeout_secs (4 s)")
+gaps = [b[0] - a[0] for a, b in zip(reports, reports[1:])]
+check(all(g >= 0.5 for g in gaps) and all(b[1] >= a[1] for a, b in zip(reports, reports[1:])),
+      f"at most once per check interval (1 s), the wait growing: gaps {[round(g, 1) for g in gaps]}")
+check(len(pools) == len(reports) and len(reports) > 0,
+      f"each report names the pool on its own line: name, instance, site, module, function, "
+      f"reserve, sleepers ({len(pools)} of {len(reports)})")
 check(f("detect-count").strip() not in ("", "0"), "hung_task_detect_count counts it")
 stall = f("proc-stall").splitlines()
-check(len(stall) > 2 and stall[0] == "mempool - version: 1.0" and stall[1].startswith("# name"),
-      "/proc/mempool starts with version 1.0 and its column line")
+check(len(stall) > 2 and stall[0] == "mempool - version: 1.1" and stall[1].startswith("# name"),
+      "/proc/mempool starts with version 1.1 and its column line")
 row = [line.split() for line in stall if line.startswith("kmp_stall ")]
 cols = stall[1][2:].split() if len(stall) > 1 else []
 if row and len(row[0]) == len(cols):
@@ -50,10 +62,13 @@ else:
 check(any(line.startswith("kmalloc_pool") or "kmp_stall.c" in line for line in stall
           if line.split()[:1] == ["kmp_init"]), "an unnamed pool is named after its function (kmp_init)")
 check(f("rmmod.rc").strip() == "0", "the module unloads")
-check("mempool: module kmp_stall unloads with 1 pool(s) not exited" in dm,
-      "unloading with a pool still listed warns once, naming the module")
+check(len(re.findall(r"mempool: module kmp_stall unloads with pool kmp_init set up at "
+                      r"\S*kmp_stall\.c:\d+ not exited$", dm, re.M)) == 1
+      and "WARNING:" not in dm,
+      "unloading with a pool still listed warns once (pr_warn, not WARN), naming the module "
+      "and the pool's site")
 after = f("proc-after")
-check(f("proc-after.rc").strip() == "0" and "kmp_stall" not in after and after.startswith("mempool - version: 1.0"),
+check(f("proc-after.rc").strip() == "0" and "kmp_stall" not in after and after.startswith("mempool - version: 1.1"),
       "/proc/mempool reads cleanly afterwards, without the module's pools")
 check("BUG:" not in dm and "KASAN" not in dm and "Oops" not in dm, "no BUG, KASAN report or oops")
 
@@ -64,7 +79,7 @@ KMP = len(sys.argv) > 2 and sys.argv[2] == "--kmempool"
 def same(name, what):
     tries = f(f"{name}.tries").strip()
     check(f(f"{name}-kmp.rc").strip() == "0" and f(f"{name}.cmp.rc").strip() == "0"
-          and f(f"{name}-kmp") == f(f"{name}-proc") and f(f"{name}-proc").startswith("mempool - version: 1.0\n"),
+          and f(f"{name}-kmp") == f(f"{name}-proc") and f(f"{name}-proc").startswith("mempool - version: 1.1\n"),
           f"kmempool on /proc/kcore prints /proc/mempool byte for byte {what} "
           f"({len(f(name + '-proc').splitlines())} lines, try {tries or '?'} of 5; "
           f"rc {f(name + '-kmp.rc').strip() or '?'}, {f(name + '.cmp').strip() or 'cmp: same'}"
@@ -106,7 +121,7 @@ if KMP:
                         r"(?:.*\n)*?    pid \d+\s+kmp_stalled\s+D \(uninterruptible\)", st, re.M) is not None,
           "kmempool waiters --source stacks finds the waiter (mempool_wake_function) on its "
           "stack and names its pool by its tag")
-    check(f("kmp-info.rc").strip() == "0" and "mempool format: 1.0" in f("kmp-info"),
-          "kmempool info: mempool format 1.0")
+    check(f("kmp-info.rc").strip() == "0" and "mempool format: 1.1" in f("kmp-info"),
+          "kmempool info: mempool format 1.1")
 print(f"stall: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

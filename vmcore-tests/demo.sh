@@ -32,7 +32,7 @@ if ! bash "$ROOT/qemu/run-vm.sh" --kernel "$B/kernel" --initrd "$B/initrd/test.c
 	exit 1
 fi
 stage "what the kernel printed before it panicked:"
-grep -E "blocked in mempool_alloc\(\) for more than|pool .* other task\(s\) waiting|Kernel panic" \
+grep -E "INFO: task .* for more than|Blocked in mempool_alloc\(\) on pool|Kernel panic" \
 	"$D/serial.log" | sed 's/^/    /' | head -5 || true
 read -r _ path < <(/usr/bin/python3 "$ROOT/vmcore-tests/mempool.py" extract "$D")
 VMCORE=$D/vmcore

@@ -9,14 +9,16 @@ import re
 import subprocess
 import sys
 
-HEADER0 = "mempool - version: 1.0"
-# Format 1.0 of series v6 (mempool_seq_show() in kernel-patches/0007).
-COLUMNS = ["name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
-           "from_reserve", "waits", "waiting", "failed", "emptied",
-           "oldest_wait", "owner", "instance", "site"]
+HEADER0 = "mempool - version: 1.1"
+# Format 1.0 of series v6; series v7 (mempool_seq_show() in
+# kernel-patches/0008) appended the pool's id: format 1.1.
+COLUMNS_V6 = ["name", "type", "elem_size", "min_nr", "curr_nr", "low_nr",
+              "from_reserve", "waits", "waiting", "failed", "emptied",
+              "oldest_wait", "owner", "instance", "site"]
+COLUMNS = COLUMNS_V6 + ["id"]
 # Each format version's columns; a minor version only appends.
-FORMATS = {"1.0": COLUMNS}
-NUMERIC = set(COLUMNS[2:12])
+FORMATS = {"1.0": COLUMNS_V6, "1.1": COLUMNS}
+NUMERIC = set(COLUMNS[2:12]) | {"id"}
 TYPES = {"slab", "kmalloc", "page", "private"}
 # Anything that looks like a kernel pointer: 16 hex digits, or ffff....
 ADDR_RE = re.compile(r"(0x)?ffff[0-9a-f]{8,}|\b[0-9a-f]{16}\b", re.I)
@@ -84,16 +86,11 @@ _src_cache = {}
 
 
 def _tree_prefix():
-    """How the kernel spells its source tree in a site: a file's path as
-    kbuild passed it to the compiler, relative to the object directory
-    (build/obj-default: "../src/"), or "" for an in-tree build."""
-    try:
-        with open(os.path.join(ROOT, "build", "kernel", "objdir")) as fh:
-            obj = fh.read().strip()
-    except OSError:
-        return ""
-    rel = os.path.relpath(SRC, obj)
-    return "" if rel == "." else rel + "/"
+    """How the kernel spells its source tree in a site: series v7 prints a
+    site relative to the source tree ("block/bio.c", as distributions'
+    in-tree builds and /proc/allocinfo do; qemu/build-kernel.sh maps the
+    out-of-tree build's "../src/" away), so nothing."""
+    return ""
 
 
 TREE = _tree_prefix()

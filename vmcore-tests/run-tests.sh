@@ -30,15 +30,21 @@ build() { make -s -C "$ROOT" "$@"; }
 
 # bg_step LANE NAME CMD...: step NAME in the background, for a step that
 # shares nothing with the ones run meanwhile and leaves the CPUs idle much
-# of the time (a VM waiting for its hang); its lines go to files of its own
+# of the time (a VM waiting for its hang); bg_lane LANE FUNC runs a
+# function of such steps there.  Their lines go to files of their own
 # (never interleaved with the foreground's) until bg_join LANE prints them
-# and adds them to the log.  One step per lane at a time.
+# and adds them to the log.  One step or function per lane at a time.
 declare -A BG_PID
+bg_lane() {
+	local lane=$1
+	shift
+	(LOG=$B/t/bg-$lane.log; : > "$LOG"; "$@") > "$B/t/bg-$lane.out" 2>&1 &
+	BG_PID[$lane]=$!
+}
 bg_step() {
 	local lane=$1
 	shift
-	(LOG=$B/t/bg-$lane.log; : > "$LOG"; step "$@") > "$B/t/bg-$lane.out" 2>&1 &
-	BG_PID[$lane]=$!
+	bg_lane "$lane" step "$@"
 }
 bg_join() {
 	local lane=$1 rc
@@ -91,11 +97,15 @@ step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
 step "btf" bash "$ROOT/vmcore-tests/test-btf.sh" bookworm
 # Debian 13's own kernel (6.12): the same stock test, its inputs from a
 # private apt configuration and a trixie chroot (build/debian-trixie; the
-# other suites: make test-kernels).  Its VM mostly waits for the hang, so
-# it runs beside the host-side steps below, which read the bookworm dump
-# and the kdump step's only; triage, which reads every suite's dump,
-# waits for it.
-bg_step trixie "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie
+# other suites: make test-kernels), then its dumps from the dump alone.
+# Its VM mostly waits for the hang, so it runs beside the host-side steps
+# below, which read the bookworm dump and the kdump step's only; triage
+# and hosts, which read every suite's dump, wait for it.
+trixie_lane() {
+	step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie &&
+		step "btf-trixie" bash "$ROOT/vmcore-tests/test-btf.sh" trixie
+}
+bg_lane trixie trixie_lane
 # debuginfod (issue 20): a real server indexing the stock rig's -dbg .deb, the stock dump without a vmlinux on disk.
 step "debuginfod" bash "$ROOT/vmcore-tests/test-debuginfod.sh"
 # The crash extension on the kdump test's hang dump and the stock dump (issue 11).
@@ -105,9 +115,13 @@ step "json" bash "$ROOT/vmcore-tests/test-json.sh"
 # kmempool top on the hang dump (its cost with 1,000 pools: unit-top in analyzer-check).
 step "top" bash "$ROOT/vmcore-tests/test-top.sh"
 bg_join trixie
-step "btf-trixie" bash "$ROOT/vmcore-tests/test-btf.sh" trixie
 # kmempool triage (issue 20) over the kdump and stock tests' dumps, a truncated copy and crafted cores.
 step "triage" bash "$ROOT/vmcore-tests/test-triage.sh"
+# The hosts users run (issue 35): in a trixie and a sid chroot, make deps,
+# make analyzer and its unit tests, the .deb built, installed with apt, and
+# run on a stock dump with that release's libraries (libkdumpfile 0.5.4,
+# 0.5.6); after the trixie stock step, whose dump it reads.
+step "hosts" bash "$ROOT/vmcore-tests/test-hosts.sh"
 # The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
 # debootstrap chroot (cached in build/deb-chroot), the report there
 # (started before the stock step).

@@ -15,6 +15,8 @@ GROUP=triage
 . "$ROOT/qemu/apt-suite.sh"
 KMP=${KMP_ANALYZER:-$B/analyzer/kmempool}
 AO=$B/analyzer
+# The test hooks (a crash, a hang) are in test builds only (-DKMP_TESTING).
+KMPT=${KMP_ANALYZER_TESTING:-$AO/kmempool-testing}
 SCHEMA=$ROOT/analyzer/kmempool.schema.json
 D=$T/triage
 S=$D/store
@@ -24,8 +26,8 @@ unset DEBUGINFOD_URLS
 secs() { printf '%.1f' "$(echo "$(date +%s.%N) - $1" | bc)"; }
 
 [ -x "$KMP" ] || make -s -C "$ROOT" analyzer >&2
-make -s -C "$ROOT/analyzer" O="$AO" "$AO/mkcore" "$AO/fake_vmlinux" >&2 || {
-	not_ok "build: mkcore, fake_vmlinux"
+make -s -C "$ROOT/analyzer" O="$AO" "$AO/mkcore" "$AO/fake_vmlinux" "$AO/kmempool-testing" >&2 || {
+	not_ok "build: mkcore, fake_vmlinux, kmempool-testing"
 	exit 1
 }
 
@@ -135,7 +137,7 @@ for l in open(sys.argv[1]):
 fi
 
 # 3. A crashing analysis and one past the timeout cost their own lines only.
-KMP_TEST_TRIAGE_CRASH=vmcore-waiters "$KMP" triage -j 2 "${VML[@]}" "$S/crafted" \
+KMP_TEST_TRIAGE_CRASH=vmcore-waiters "$KMPT" triage -j 2 "${VML[@]}" "$S/crafted" \
 	>"$D/crash.jsonl" 2>"$D/crash.err"
 rc=$?
 if [ $rc = 5 ] && [ "$(wc -l <"$D/crash.jsonl")" = 2 ] && $PY -c '
@@ -152,13 +154,20 @@ fi
 # An analysis that never ends (the test hook makes it wait forever): stopped
 # at the timeout (a real analysis of a tiny core may finish within any
 # timeout short enough to test, so the hang is made, not hoped for).
-KMP_TEST_TRIAGE_HANG=vmcore-waiters "$KMP" triage -t 0.5 "${VML[@]}" "$S/crafted/vmcore-waiters" \
+KMP_TEST_TRIAGE_HANG=vmcore-waiters "$KMPT" triage -t 0.5 "${VML[@]}" "$S/crafted/vmcore-waiters" \
 	>"$D/timeout.jsonl" 2>"$D/timeout.err"
 rc=$?
 if [ $rc = 5 ] && grep -q '"status": null, "error": {"kind": "timeout"' "$D/timeout.jsonl"; then
 	ok "--timeout 0.5 on an analysis that hangs: stopped, kind timeout, exit 5"
 else
 	not_ok "timeout: exit $rc, $(head -c 300 "$D/timeout.jsonl")"
+fi
+
+# The shipped binary has no test hook (issue 32 item 4): none of their names in it.
+if ! grep -aq KMP_TEST_ "$KMP"; then
+	ok "the shipped kmempool holds no test hook (no KMP_TEST_* name in the binary)"
+else
+	not_ok "the shipped kmempool holds test hooks: $(grep -ao 'KMP_TEST_[A-Z_]*' "$KMP" | sort -u | tr '\n' ' ')"
 fi
 
 # 4. Exit statuses: all complete 0, bad command line 1, no dump 2.

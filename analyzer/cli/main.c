@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -735,6 +736,11 @@ int main(int argc, char **argv)
 
 #ifndef KMP_NO_TRIAGE
 	keep_freed_memory();
+	/*
+	 * A closed pipe (kmempool ... | head -1) is a write error like a full
+	 * disk: exit 8, with its line on stderr (kmp.h), not death by SIGPIPE.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc > 1 && !strcmp(argv[1], "triage"))
 		return kmp_triage_main(argc - 1, argv + 1);
 #endif

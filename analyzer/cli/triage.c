@@ -82,6 +82,11 @@ enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
 
 struct job {
 	char *path;
+	bool walked;		/* found by the walk: the file it classified */
+	dev_t dev;		/* (walked) that file, by device and inode */
+	ino_t ino;
+	int fd;			/* opened by the parent in start(), for the child */
+	char openerr[256];	/* why it could not be opened or was refused */
 	enum job_state state;
 	pid_t pid;
 	double start, seconds;
@@ -393,12 +398,13 @@ static const char *match_vmlinux(const struct triage *t, const struct kmp_vmcore
  * with a newline, to @f.  Returns the exit status kmempool waiters would
  * have had.
  */
-static int triage_one(const struct triage *t, const char *path, FILE *f)
+static int triage_one(const struct triage *t, const struct job *j, FILE *f)
 {
 	struct kmp_options o = { .lim = { 1000000, 1000000 } };
 	struct result r = { 0 };
 	struct kmp_err err = { 0 };
 	struct kmp_session s;
+	const char *path = j->path;
 	bool opened = false, ok = false;
 	int status;
 
@@ -409,7 +415,11 @@ static int triage_one(const struct triage *t, const char *path, FILE *f)
 		kmp_seterr(&err, KMP_ERR_NOMEM, "out of memory");
 		goto print;
 	}
-	ok = kmp_core_open(&s.core, path, &err);
+	/* The descriptor the parent opened and checked: never the path again. */
+	if (j->fd < 0)
+		kmp_seterr(&err, KMP_ERR_DUMP, "%s", j->openerr);
+	else
+		ok = kmp_core_open_fd(&s.core, j->fd, path, &err);
 	if (ok) {
 		s.core_open = true;
 		kmp_vmcoreinfo_parse(s.core.vmcoreinfo, &s.vi);
@@ -484,7 +494,7 @@ print:
 
 /* ---- the parent: dumps, workers, lines in order ---- */
 
-static bool add_job(struct triage *t, const char *path)
+static bool add_job(struct triage *t, const char *path, const struct stat *st)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
@@ -499,20 +509,53 @@ static bool add_job(struct triage *t, const char *path)
 	t->v[t->n].path = strdup(path);
 	if (!t->v[t->n].path)
 		return false;
+	t->v[t->n].fd = -1;
+	if (st) {
+		t->v[t->n].walked = true;
+		t->v[t->n].dev = st->st_dev;
+		t->v[t->n].ino = st->st_ino;
+	}
 	t->n++;
 	return true;
 }
 
-/* A kernel dump by its first bytes: an ELF core, kdump-compressed or flattened. */
-static bool looks_like_dump(const char *path)
+/*
+ * Open a dump the walk found, not following a symbolic link, not blocking
+ * on a FIFO put in its place: a regular file off procfs, or -1 with @why.
+ */
+static int open_found(const char *path, struct stat *st, char *why, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0) {
+		snprintf(why, len, "cannot open core %s: %s%s", path, strerror(errno),
+			 errno == ELOOP ? " (a symbolic link: triage does not follow one in a "
+			 "directory it searches)" : "");
+		return -1;
+	}
+	if (fstat(fd, st) || !S_ISREG(st->st_mode) || kmp_core_is_procfs(fd)) {
+		snprintf(why, len, "core %s is not a regular dump file (replaced since the "
+			 "directory was searched?)", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A kernel dump by its first bytes: an ELF core, kdump-compressed or
+ * flattened.  @st: the file it read.
+ */
+static bool looks_like_dump(const char *path, struct stat *st)
 {
 	unsigned char head[20] = { 0 };
+	char why[256];
 	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = open_found(path, st, why, sizeof(why));
 
 	if (fd < 0)
 		return false;
-	got = read(fd, head, sizeof(head));
+	got = pread(fd, head, sizeof(head), 0);
 	close(fd);
 	if (got < 8)
 		return false;
@@ -583,9 +626,40 @@ static void walk(struct triage *t, const char *dir, int depth,
 
 static void dump_found(struct triage *t, const char *path, const char *name)
 {
-	if ((!strncmp(name, "vmcore", 6) || !strncmp(name, "dump", 4)) && looks_like_dump(path) &&
-	    !add_job(t, path))
+	struct stat st;
+
+	if ((!strncmp(name, "vmcore", 6) || !strncmp(name, "dump", 4)) &&
+	    looks_like_dump(path, &st) && !add_job(t, path, &st))
 		t->oom = true;
+}
+
+/*
+ * Job @j's dump opened once, in the parent, for its child: a dump the walk
+ * found must be the very file it classified (a file swapped since, or a
+ * symbolic link put in its place, to /proc/kcore say, is refused); a path
+ * given on the command line is opened as named.
+ */
+static void open_job(struct job *j)
+{
+	struct stat st;
+
+	if (!j->walked) {
+		j->fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (j->fd < 0)
+			snprintf(j->openerr, sizeof(j->openerr), "cannot open core %s: %s",
+				 j->path, strerror(errno));
+		return;
+	}
+	j->fd = open_found(j->path, &st, j->openerr, sizeof(j->openerr));
+	if (j->fd >= 0 && (st.st_dev != j->dev || st.st_ino != j->ino)) {
+		snprintf(j->openerr, sizeof(j->openerr), "core %s was replaced by another file "
+			 "since the directory was searched: not analysed", j->path);
+		close(j->fd);
+		j->fd = -1;
+	}
+	/* Reads from here on may block as on any file. */
+	if (j->fd >= 0)
+		fcntl(j->fd, F_SETFL, fcntl(j->fd, F_GETFL) & ~O_NONBLOCK);
 }
 
 static void add_cand(struct triage *t, const char *path)
@@ -637,10 +711,15 @@ static bool start(struct triage *t, struct job *j)
 	j->err = tmpfile();
 	if (!j->res || !j->err)
 		return false;
+	open_job(j);
 	fflush(stdout);
 	fflush(stderr);
 	j->start = now();
 	j->pid = fork();
+	if (j->pid > 0 && j->fd >= 0) {
+		close(j->fd);	/* the child's now */
+		j->fd = -1;
+	}
 	if (j->pid < 0)
 		return false;
 	if (j->pid == 0) {
@@ -652,7 +731,12 @@ static bool start(struct triage *t, struct job *j)
 		}
 		dup2(fileno(j->err), STDERR_FILENO);
 		setvbuf(stderr, NULL, _IOLBF, 0);
-		/* Test hooks: the analysis of a dump whose path has this crashes, or hangs. */
+#ifdef KMP_TESTING
+		/*
+		 * Test hooks, in test builds only (-DKMP_TESTING: kmempool-testing,
+		 * kmempool-asan): the analysis of a dump whose path has this
+		 * crashes, or hangs.
+		 */
 		if (getenv("KMP_TEST_TRIAGE_CRASH") && *getenv("KMP_TEST_TRIAGE_CRASH") &&
 		    strstr(j->path, getenv("KMP_TEST_TRIAGE_CRASH")))
 			abort();
@@ -660,7 +744,8 @@ static bool start(struct triage *t, struct job *j)
 		    strstr(j->path, getenv("KMP_TEST_TRIAGE_HANG")))
 			for (;;)
 				pause();
-		status = triage_one(t, j->path, j->res);
+#endif
+		status = triage_one(t, j, j->res);
 		fflush(stderr);
 		_exit(fflush(j->res) ? 99 : status);
 	}
@@ -937,7 +1022,7 @@ int kmp_triage_main(int argc, char **argv)
 		/* A directory is searched; anything else is a dump, or its own error line. */
 		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode))
 			walk(&t, argv[i], 0, dump_found);
-		else if (!add_job(&t, argv[i]))
+		else if (!add_job(&t, argv[i], NULL))
 			t.oom = true;
 	}
 	if (t.oom) {
@@ -949,6 +1034,14 @@ int kmp_triage_main(int argc, char **argv)
 		rc = KMP_ECORE;
 	} else {
 		signal(SIGPIPE, SIG_IGN);
+#ifdef KMP_TESTING
+		/*
+		 * Test hook: stopped between the search and the analyses, so that a
+		 * test can swap a dump found for another file or a symbolic link.
+		 */
+		if (getenv("KMP_TEST_TRIAGE_STOP"))
+			raise(SIGSTOP);
+#endif
 		rc = run(&t);
 	}
 	for (size_t i = 0; i < t.n; i++) {

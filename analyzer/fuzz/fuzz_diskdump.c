@@ -133,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f.b = built;
 		f.n = 2 * PS + size;
 	}
-	if (kmp_diskdump_open(&d, mem_pread, &f, -1)) {
+	if (kmp_diskdump_open(&d, mem_pread, &f, -1, NULL)) {
 		if (d.page_size == PS && (r = kmp_ddreader_new(&d))) {
 			/* every pfn of a small bitmap (the naive count is slow), each twice */
 			uint64_t end = d.nbits < 65536 ? d.nbits + 2 : 65536;

@@ -16,6 +16,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	kmp_vmcoreinfo_parse(text, &vi);
+	/* The one line look-up: a value lies inside the text, on one line. */
+	{
+		static const char *const keys[] = { "OSRELEASE", "PAGESIZE", "SYMBOL(swapper_pg_dir)",
+						    "OFFSET(list_head.next)", "" };
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			size_t n = 0;
+			const char *v = kmp_vmcoreinfo_value(text, keys[i], &n);
+
+			if (v && (v < text || v + n > text + size || memchr(v, '\n', n)))
+				abort();
+		}
+	}
 	/* What findvmlinux.c builds paths from must be clean when accepted. */
 	if (!vi.bad[0]) {
 		if (strchr(vi.osrelease, '/') || strstr(vi.osrelease, ".."))

@@ -47,20 +47,27 @@ static bool is_proc_kcore(const struct stat *st)
 
 bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		memset(core, 0, sizeof(*core));
+		snprintf(core->path, sizeof(core->path), "%s", path);
+		kmp_seterr(err, KMP_ERR_DUMP, "cannot open core %s: %s", path, strerror(errno));
+		return false;
+	}
+	return kmp_core_open_fd(core, fd, path, err);
+}
+
+bool kmp_core_open_fd(struct kmp_core *core, int fd, const char *path, struct kmp_err *err)
+{
 	unsigned char magic[16] = { 0 };
 	struct kmp_dumpinfo info = { 0 };
 	struct statfs sfs;
 	struct stat st;
 	ssize_t got;
-	int fd;
 
 	memset(core, 0, sizeof(*core));
 	snprintf(core->path, sizeof(core->path), "%s", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		kmp_seterr(err, KMP_ERR_DUMP, "cannot open core %s: %s", path, strerror(errno));
-		return false;
-	}
 	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
 		kmp_seterr(err, KMP_ERR_DUMP, "core %s is a directory, not a dump file", path);
 		goto fail;
@@ -126,6 +133,13 @@ bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err)
 fail:
 	close(fd);
 	return false;
+}
+
+bool kmp_core_is_procfs(int fd)
+{
+	struct statfs sfs;
+
+	return !fstatfs(fd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
 }
 
 /* kmp_core_close() is in session.c: closing needs no file code. */

@@ -15,6 +15,15 @@ struct kmp_core {
 
 /* False with @err set (its kind: the dump, no memory, ...) when it cannot be used. */
 bool kmp_core_open(struct kmp_core *core, const char *path, struct kmp_err *err);
+/*
+ * The same for a descriptor opened by the caller (kmempool triage opens
+ * each dump once, checks what it opened, and hands the descriptor to the
+ * worker); @path names it in messages only.  The core owns @fd from here
+ * on, also when it fails.
+ */
+bool kmp_core_open_fd(struct kmp_core *core, int fd, const char *path, struct kmp_err *err);
+/* Is the open file @fd on procfs (/proc/kcore, /proc/vmcore)? */
+bool kmp_core_is_procfs(int fd);
 /* Any core, whoever opened it: its reader's close() (session.c, no file code). */
 void kmp_core_close(struct kmp_core *core);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: a kdump-compressed dump's address translation; see ddxlat.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ddxlat.h"
+#include "vmcoreinfo.h"
 
 struct kmp_ddxlat {
 	addrxlat_ctx_t *ctx;
@@ -58,29 +60,22 @@ static unsigned long read_caps(const addrxlat_cb_t *cb)
 static addrxlat_status info_value(struct kmp_ddxlat *x, const char *kind, const char *name,
 				  const char *elem, addrxlat_addr_t *val)
 {
-	size_t kl = strlen(kind), nl = strlen(name), el = elem ? strlen(elem) : 0;
-	const char *p = x->d->vmcoreinfo, *last = NULL;
-	char *end;
+	char key[128], num[32], *end;
+	const char *v;
+	size_t n = 0;
 
-	while (p && *p) {
-		const char *q = p, *nl_at = strchr(p, '\n');
-
-		if (!strncmp(q, kind, kl) && q[kl] == '(' && !strncmp(q + kl + 1, name, nl)) {
-			q += kl + 1 + nl;
-			if (elem && *q == '.' && !strncmp(q + 1, elem, el))
-				q += 1 + el;
-			else if (elem)
-				q = NULL;
-			if (q && q[0] == ')' && q[1] == '=')
-				last = q + 2;
-		}
-		p = nl_at ? nl_at + 1 : NULL;
-	}
-	if (!last)
+	if ((size_t)snprintf(key, sizeof(key), "%s(%s%s%s)", kind, name, elem ? "." : "",
+			     elem ? elem : "") >= sizeof(key) ||
+	    !(v = kmp_vmcoreinfo_value(x->d->vmcoreinfo, key, &n)))
 		return addrxlat_ctx_err(x->ctx, ADDRXLAT_ERR_NODATA, "no %s(%s) in VMCOREINFO",
 					kind, name);
-	*val = strtoull(last, &end, strcmp(kind, "SYMBOL") ? 0 : 16);
-	if (end == last || (*end != '\n' && *end))
+	if (!n || n >= sizeof(num))
+		return addrxlat_ctx_err(x->ctx, ADDRXLAT_ERR_NODATA, "%s(%s) is not a number",
+					kind, name);
+	memcpy(num, v, n);
+	num[n] = '\0';
+	*val = strtoull(num, &end, strcmp(kind, "SYMBOL") ? 0 : 16);
+	if (end == num || *end)
 		return addrxlat_ctx_err(x->ctx, ADDRXLAT_ERR_NODATA, "%s(%s) is not a number",
 					kind, name);
 	return ADDRXLAT_OK;
@@ -163,22 +158,14 @@ static bool version_code(const char *rel, unsigned long *code)
 /* VMCOREINFO's OSRELEASE into @rel; false without one. */
 static bool release(const char *info, char *rel, size_t len)
 {
-	const char *p = info;
+	size_t n = 0;
+	const char *v = kmp_vmcoreinfo_value(info, "OSRELEASE", &n);
 
-	while (p && *p) {
-		if (!strncmp(p, "OSRELEASE=", 10)) {
-			size_t n = strcspn(p + 10, "\n");
-
-			if (!n || n >= len)
-				return false;
-			memcpy(rel, p + 10, n);
-			rel[n] = '\0';
-			return true;
-		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	return false;
+	if (!v || !n || n >= len)
+		return false;
+	memcpy(rel, v, n);
+	rel[n] = '\0';
+	return true;
 }
 
 struct kmp_ddxlat *kmp_ddxlat_new(const struct kmp_diskdump *d, kmp_ddxlat_page_fn page,

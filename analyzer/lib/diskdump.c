@@ -4,13 +4,12 @@
 #include <string.h>
 #include <libdeflate.h>
 
+#include "diskcheck.h"
 #include "diskdump.h"
 #include "diskdump_fmt.h"
+#include "elfnote.h"
 #include "prefault.h"
 
-/* status: stopped before it was whole; vmemmap pages left out and faked by readers */
-#define DH_INCOMPLETE		0x8
-#define DH_EXCLUDED_VMEMMAP	0x10
 /* a page descriptor's flags: zlib (the only compression taken here) */
 #define PD_ZLIB			0x1
 #define DESC_SIZE		24	/* offset (s64), size (u32), flags (u32), page_flags (u64) */
@@ -50,13 +49,6 @@ void kmp_diskdump_free(struct kmp_diskdump *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Does the note name @name (@n bytes, maybe without its NUL) say @want?  As libkdumpfile. */
-static bool note_is(const char *want, const unsigned char *name, uint64_t n)
-{
-	size_t len = strlen(want);
-
-	return (n == len || n == len + 1) && !memcmp(name, want, n);
-}
 
 /* @n bytes at @p as a NUL-terminated copy in d->vmcoreinfo (the last one read wins). */
 static void keep_vmcoreinfo(struct kmp_diskdump *d, const unsigned char *p, uint64_t n)
@@ -83,123 +75,155 @@ static bool read_notes(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int f
 	uint64_t at = 0;
 	bool xen = false;
 
-	if (!len || len > KMP_DISKDUMP_NOTES_MAX || !(b = malloc(len)))
+	if (!len || len > KMP_DD_NOTES_MAX || !(b = malloc(len)))
 		return false;
 	if (!read_all(rd, arg, fd, b, len, off)) {
 		free(b);
 		return false;
 	}
-	while (len - at >= 12) {
-		uint64_t namesz = kmp_dd_le(b + at, 4), descsz = kmp_dd_le(b + at + 4, 4);
-		uint64_t descoff = 12 + ((namesz + 3) & ~3ULL), next;
-		const unsigned char *name = b + at + 12;
+	for (;;) {
+		struct kmp_note n;
 
-		if (len - at < descoff || len - at - descoff < descsz)
+		/* As libkdumpfile: stop at the first note that does not fit. */
+		if (kmp_note_next(b, len, &at, &n) != KMP_NOTE_OK)
 			break;
-		if (note_is("VMCOREINFO", name, namesz))
-			keep_vmcoreinfo(d, b + at + descoff, descsz);
-		else if (note_is("VMCOREINFO_XEN", name, namesz) || note_is("Xen", name, namesz) ||
-			 note_is(".note.Xen", name, namesz))
+		if (kmp_note_is(&n, "VMCOREINFO"))
+			keep_vmcoreinfo(d, n.desc, n.descsz);
+		else if (kmp_note_is(&n, "VMCOREINFO_XEN") || kmp_note_is(&n, "Xen") ||
+			 kmp_note_is(&n, ".note.Xen"))
 			xen = true;
-		next = descoff + ((descsz + 3) & ~3ULL);
-		if (next > len - at)
-			break;
-		at += next;
 	}
 	free(b);
 	return xen;
 }
 
 /*
- * The machine, phys_base and VMCOREINFO (struct kmp_diskdump); none of
- * them is required.  True if a note says the dump is of a Xen host or guest.
+ * VMCOREINFO (struct kmp_diskdump), as libkdumpfile reads it: the last
+ * VMCOREINFO note from version 4 on, the sub-header's own field in
+ * version 3; not required.  True if a note says the dump is of a Xen host
+ * or guest.
  */
 static bool read_info(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
-		      const unsigned char *h, const unsigned char *s, uint32_t version)
+		      const struct kmp_ddhdr *h)
 {
-	memcpy(d->machine, h + DD_H_MACHINE, DD_UTS_LEN);
-	d->machine[DD_UTS_LEN] = '\0';
-	d->phys_base = kmp_dd_le(s + DD_S_PHYS_BASE, 8);
-	if (version >= 4) {
-		return read_notes(d, rd, arg, fd, kmp_dd_le(s + DD_S_OFF_NOTE, 8),
-				  kmp_dd_le(s + DD_S_OFF_NOTE + 8, 8));
-	} else if (version == 3) {
-		uint64_t off = kmp_dd_le(s + DD_S_OFF_VMCOREINFO, 8);
-		uint64_t len = kmp_dd_le(s + DD_S_OFF_VMCOREINFO + 8, 8);
-		unsigned char *b;
+	unsigned char *b;
 
-		if (!len || len > KMP_DISKDUMP_NOTES_MAX || !(b = malloc(len)))
-			return false;
-		if (read_all(rd, arg, fd, b, len, off))
-			keep_vmcoreinfo(d, b, len);
+	if (h->version >= 4)
+		return read_notes(d, rd, arg, fd, h->notes_off, h->notes_len);
+	if (h->version == 3 && h->vmcoreinfo_len && (b = malloc(h->vmcoreinfo_len))) {
+		if (read_all(rd, arg, fd, b, h->vmcoreinfo_len, h->vmcoreinfo_off))
+			keep_vmcoreinfo(d, b, h->vmcoreinfo_len);
 		free(b);
 	}
 	return false;
 }
 
-bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd)
+/* The header parse's reads (diskcheck.h) through this reader's pread. */
+struct hdr_src {
+	kmp_pread_fn rd;
+	void *arg;
+	int fd;
+};
+
+static ssize_t hdr_read(void *arg, void *buf, size_t len, uint64_t off)
 {
-	unsigned char h[DD_H_SIZE], s[DD_S_SIZE];
-	uint64_t bs, sub, bmblocks, bmlen, half, nbits, maxmap, boff, words, total = 0;
-	uint32_t version, status;
+	const struct hdr_src *src = arg;
+
+	return off > INT64_MAX ? -1 : src->rd(src->arg, src->fd, buf, len, (off_t)off);
+}
+
+bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+		       const char **why)
+{
+	struct hdr_src src = { rd, arg, fd };
+	unsigned char sig[8];
+	uint64_t half, nbits, words, total = 0;
+	struct kmp_ddhdr h;
+	struct kmp_err err;
+	const char *no = "a bitmap or note that cannot be read";
 
 	memset(d, 0, sizeof(*d));
-	if (!read_all(rd, arg, fd, h, sizeof(h), 0) || memcmp(h, "KDUMP   ", 8))
-		return false;
-	version = (uint32_t)kmp_dd_le(h + DD_H_VERSION, 4);
-	status = (uint32_t)kmp_dd_le(h + DD_H_STATUS, 4);
-	bs = (uint32_t)kmp_dd_le(h + DD_H_BLOCK_SIZE, 4);
-	sub = (uint32_t)kmp_dd_le(h + DD_H_SUB_HDR_SIZE, 4);
-	bmblocks = (uint32_t)kmp_dd_le(h + DD_H_BITMAP_BLOCKS, 4);
-	/* 4 KiB to 64 KiB pages, a sub-header (it says whether the dump is split), a bitmap */
-	if (!version || version > 64 || bs < 4096 || bs > 65536 || (bs & (bs - 1)) || !sub ||
-	    sub > (1u << 20) || !bmblocks || (status & (DH_INCOMPLETE | DH_EXCLUDED_VMEMMAP)))
-		return false;
-	if (!read_all(rd, arg, fd, s, sizeof(s), bs) || (uint32_t)kmp_dd_le(s + DD_S_SPLIT, 4))
-		return false;
-	maxmap = version >= 6 ? kmp_dd_le(s + DD_S_MAX_MAPNR_64, 8) : kmp_dd_le(h + DD_H_MAX_MAPNR, 4);
+	/* The one header parse and its bounds (diskcheck.c), then what this reader takes. */
+	if (!read_all(rd, arg, fd, sig, sizeof(sig), 0) || memcmp(sig, "KDUMP   ", 8)) {
+		no = "not a kdump-compressed file";
+		goto no;
+	}
+	if (!kmp_ddhdr_read(hdr_read, &src, UINT64_MAX, "dump", &h, &err)) {
+		no = "a header out of bounds (see kmp_ddhdr_read)";
+		goto no;
+	}
+	if (h.block_size < 4096 || h.block_size > 65536 || !h.sub_blocks) {
+		no = "a page size other than 4 to 64 KiB, or no sub-header";
+		goto no;
+	}
+	if (h.status & DD_STATUS_INCOMPLETE) {
+		no = "marked incomplete (makedumpfile did not finish writing it)";
+		goto no;
+	}
+	if (h.status & DD_STATUS_EXCLUDED_VMEMMAP) {
+		no = "vmemmap pages excluded (makedumpfile -e)";
+		goto no;
+	}
+	if (h.split) {
+		no = "one part of a split dump (makedumpfile --split)";
+		goto no;
+	}
 	/* The bitmap: the pages in memory, then (its second half) the pages in the dump. */
-	if (!mul(bmblocks, bs, &bmlen) || bmlen % 16)
-		return false;
-	half = bmlen / 2;
-	if (half > KMP_DISKDUMP_BITMAP_MAX || !mul(1 + sub, bs, &boff) ||
-	    __builtin_add_overflow(boff, bmlen, &d->desc_off))
-		return false;
+	half = h.bitmap_len / 2;
+	if (h.bitmap_len % 16) {
+		no = "a bitmap that is not two halves of 8-byte words";
+		goto no;
+	}
+	if (half > KMP_DISKDUMP_BITMAP_MAX) {
+		no = "bitmap over 32 MiB (over 1 TiB of 4 KiB pages)";
+		goto no;
+	}
 	/*
 	 * makedumpfile sizes each half for every pfn below max_mapnr; a
 	 * shorter one is a damaged header (libkdumpfile: "Page bitmap too
-	 * small"), not pages left out.
+	 * small"), not pages left out: the header parse refuses it.
 	 */
-	if (half * 8 < maxmap)
-		return false;
-	nbits = maxmap;
+	d->desc_off = h.bitmap_off + h.bitmap_len;
+	nbits = h.max_mapnr;
 	words = (nbits + 63) / 64;
 	d->bits = calloc(words ? words : 1, 8);
 	d->rank = calloc(words / 8 + 1, sizeof(*d->rank));
-	if (!d->bits || !d->rank || !read_all(rd, arg, fd, d->bits, (nbits + 7) / 8, boff + half))
+	if (!d->bits || !d->rank ||
+	    !read_all(rd, arg, fd, d->bits, (nbits + 7) / 8, h.bitmap_off + half))
 		goto no;
 	if (nbits % 64)		/* bits past nbits in the last word are not pfns */
 		d->bits[words - 1] &= (1ULL << (nbits % 64)) - 1;
 	for (uint64_t w = 0; w < words; w++) {
 		if (!(w % 8)) {
-			if (total > UINT32_MAX)
+			if (total > UINT32_MAX) {
+				no = "over 2^32 pages dumped";
 				goto no;
+			}
 			d->rank[w / 8] = (uint32_t)total;
 		}
 		/* The file's bytes are little-endian, as is this host. */
 		total += (uint64_t)__builtin_popcountll(d->bits[w]);
 	}
-	d->page_size = (uint32_t)bs;
+	d->page_size = h.block_size;
 	d->nbits = nbits;
 	d->ndesc = total;
+	memcpy(d->machine, h.machine, sizeof(d->machine));
+	d->phys_base = h.phys_base;
+	d->dump_level = h.dump_level;
 	/*
 	 * A Xen dump's bitmap counts machine frames, not the kernel-physical
 	 * addresses the translation gives: not taken, all of it libkdumpfile's.
 	 */
-	if (read_info(d, rd, arg, fd, h, s, version))
+	if (read_info(d, rd, arg, fd, &h)) {
+		no = "a Xen dump (its bitmap counts machine frames)";
 		goto no;
+	}
+	if (why)
+		*why = NULL;
 	return true;
 no:
+	if (why)
+		*why = no;
 	kmp_diskdump_free(d);
 	return false;
 }

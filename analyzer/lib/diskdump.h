@@ -48,18 +48,19 @@ struct kmp_diskdump {
 	char machine[66];
 	uint64_t phys_base;
 	char *vmcoreinfo;
+	uint32_t dump_level;		/* makedumpfile -d, from the sub-header */
 };
 
 /* The bitmap's bound (32 MiB: 1 TiB of 4 KiB pages); a larger dump is left to libkdumpfile. */
 #define KMP_DISKDUMP_BITMAP_MAX (32ULL << 20)
-/* The notes' bound (a CPU's note is 336 bytes, VMCOREINFO a few KiB). */
-#define KMP_DISKDUMP_NOTES_MAX (4ULL << 20)
 
 /*
  * Parse the dump read by @rd(@arg, @fd, ...): true with @d filled in; false
- * when it is not a dump this reader takes (see above), @d then empty.
+ * when it is not a dump this reader takes (see above), @d then empty and
+ * *@why (when @why is not NULL) a static string saying why.
  */
-bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd);
+bool kmp_diskdump_open(struct kmp_diskdump *d, kmp_pread_fn rd, void *arg, int fd,
+		       const char **why);
 void kmp_diskdump_free(struct kmp_diskdump *d);
 
 /* Is pfn @pfn in the dump?  Its index among the dumped pages in *@idx. */

@@ -27,6 +27,7 @@
 #define DD_H_NR_CPUS		460
 #define DD_H_SIZE		464
 #define DD_S_PHYS_BASE		0
+#define DD_S_DUMP_LEVEL		8
 #define DD_S_SPLIT		12
 #define DD_S_OFF_VMCOREINFO	32	/* offset and size, 8 bytes each */
 #define DD_S_OFF_NOTE		48

@@ -5,12 +5,26 @@
 
 #include "dwarf_kernel.h"
 #include "dwarfutil.h"
+#include "layout_check.h"
 
-/* A field must lie inside its struct (offset and size from DWARF: neither may wrap). */
+/*
+ * The one bound of every struct read from a dump (layout_check.h): a size
+ * from DWARF above 0 and at most KMP_MAX_STRUCT (64 KiB), so that no
+ * buffer, read or offset sum sized by a hostile vmlinux can grow past it.
+ */
+static bool struct_size(Dwarf_Die *st, uint64_t *size)
+{
+	return kmp_dwarf_size(st, size) && *size > 0 && *size <= KMP_MAX_STRUCT;
+}
+
+/*
+ * A field must lie inside its struct (offset and size from DWARF: neither
+ * may wrap), and so inside the bound: @st_size comes from struct_size().
+ */
 static bool member_in(Dwarf_Die *st, uint64_t st_size, const char *path, struct kmp_field *f)
 {
-	bool in = kmp_dwarf_member_path(st, path, f) && f->off <= st_size &&
-		  f->size <= st_size - f->off;
+	bool in = st_size <= KMP_MAX_STRUCT && kmp_dwarf_member_path(st, path, f) &&
+		  f->off <= st_size && f->size <= st_size - f->off;
 
 	f->name = path;		/* for the accessor's errors (field.h) */
 	return in;
@@ -25,15 +39,16 @@ static bool modmem_load(Dwarf_Die *mod, uint64_t msize, Dwarf_Die *mm, Dwarf_Die
 	struct kmp_field mem, base, size;
 	uint64_t esize;
 
-	if (!member_in(mod, msize, "mem", &mem) || !kmp_dwarf_size(mm, &esize) || !esize ||
+	if (!member_in(mod, msize, "mem", &mem) || !struct_size(mm, &esize) ||
 	    !member_in(mm, esize, "base", &base) || !member_in(mm, esize, "size", &size) ||
 	    base.size != 8 || size.size > 8)
 		return false;
 	for (int i = 0; i < KMP_MOD_N; i++) {
 		int64_t idx;
 
+		/* idx * esize + esize <= mem.size, without overflow at any idx */
 		if (!kmp_dwarf_enumerator(kinds, kind[i], &idx) || idx < 0 ||
-		    (uint64_t)(idx + 1) * esize > mem.size)
+		    (uint64_t)idx >= mem.size / esize)
 			return false;
 		ml->mem_base[i] = base;
 		ml->mem_base[i].off += mem.off + (uint64_t)idx * esize;
@@ -64,8 +79,8 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 		return false;
 	kmp_dwarf_scan(&cu, w, 5);
 	if (!w[0].found || !w[1].found || !w[2].found ||
-	    !kmp_dwarf_size(&w[0].die, &msize) || !kmp_dwarf_size(&w[1].die, &ksize) ||
-	    !kmp_dwarf_size(&w[2].die, &ml->sym_size))
+	    !struct_size(&w[0].die, &msize) || !struct_size(&w[1].die, &ksize) ||
+	    !struct_size(&w[2].die, &ml->sym_size))
 		return false;
 	/* The core's regions: core_layout to 6.3, mem[] since. */
 	regions = (member_in(&w[0].die, msize, "core_layout.base", &ml->base) &&
@@ -97,7 +112,7 @@ static bool slab_test_load(struct kmp_wanted *w, struct kmp_slablayout *sl)
 	uint64_t ssize;
 
 	if (w[2].found) {	/* struct slab (5.17 on) overlays struct page */
-		if (!kmp_dwarf_size(slab, &ssize) || ssize > sl->page_struct_size ||
+		if (!struct_size(slab, &ssize) || ssize > sl->page_struct_size ||
 		    !member_in(slab, ssize, "slab_cache", &sl->slab_cache))
 			return false;
 	} else if (!member_in(page, sl->page_struct_size, "slab_cache", &sl->slab_cache)) {
@@ -134,7 +149,7 @@ static bool order_load(struct kmp_wanted *w, struct kmp_slablayout *sl)
 		sl->order_mask = ~0ULL;
 		return sl->order.size >= 1 && sl->order.size <= 4;
 	}
-	if (!w[5].found || !kmp_dwarf_size(&w[5].die, &fsize) ||
+	if (!w[5].found || !struct_size(&w[5].die, &fsize) ||
 	    !member_in(&w[5].die, fsize, "_flags_1", &sl->order) ||
 	    sl->order.off < sl->page_struct_size ||
 	    sl->order.off - sl->page_struct_size + sl->order.size > sl->page_struct_size ||
@@ -172,7 +187,7 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_
 			w[i].found = false;
 		kmp_dwarf_scan(&cu, w, nw);
 	}
-	sl->ok = w[0].found && kmp_dwarf_size(&w[0].die, &size) &&
+	sl->ok = w[0].found && struct_size(&w[0].die, &size) &&
 		 member_in(&w[0].die, size, "name", &sl->name) &&
 		 member_in(&w[0].die, size, "object_size", &sl->object_size) &&
 		 sl->name.size == 8 && sl->object_size.size <= 8;
@@ -183,7 +198,7 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_
 		memset(&sl->red_left_pad, 0, sizeof(sl->red_left_pad));
 	sl->objects_ok = w[1].found &&
 		member_in(&w[0].die, size, "size", &sl->size) && sl->size.size <= 8 &&
-		kmp_dwarf_size(&w[1].die, &sl->page_struct_size) &&
+		struct_size(&w[1].die, &sl->page_struct_size) &&
 		sl->page_struct_size >= 32 && sl->page_struct_size <= 256 &&
 		member_in(&w[1].die, sl->page_struct_size, "flags", &sl->flags) &&
 		(member_in(&w[1].die, sl->page_struct_size, "compound_head", &sl->compound_head) ||
@@ -208,12 +223,11 @@ bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlay
 	if (!cu_addr || !kmp_vmlinux_cu(v, cu_addr, "mm/vmalloc.c", false, &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, 3);
-	vl->nodes_ok = w[2].found && kmp_dwarf_size(&w[2].die, &vl->node_size) &&
-		       vl->node_size > 0 && vl->node_size <= (1u << 20) &&
+	vl->nodes_ok = w[2].found && struct_size(&w[2].die, &vl->node_size) &&
 		       member_in(&w[2].die, vl->node_size, "busy.head", &vl->node_busy_head) &&
 		       vl->node_busy_head.size == 16;
-	vl->ok = w[0].found && w[1].found && kmp_dwarf_size(&w[0].die, &vl->va_size) &&
-		 kmp_dwarf_size(&w[1].die, &vmsize) &&
+	vl->ok = w[0].found && w[1].found && struct_size(&w[0].die, &vl->va_size) &&
+		 struct_size(&w[1].die, &vmsize) &&
 		 member_in(&w[0].die, vl->va_size, "va_start", &vl->va_start) &&
 		 member_in(&w[0].die, vl->va_size, "va_end", &vl->va_end) &&
 		 member_in(&w[0].die, vl->va_size, "list", &vl->list) &&

@@ -163,6 +163,7 @@ static bool v6_layout(struct kmp_vmlinux *v, struct kmp_wanted *w, struct kmp_la
 	/* v5's members that v6 derives: never read. */
 	l->name.ok = l->owner.ok = l->elem_size.ok = l->type.ok = false;
 	l->series = l->v6 = l->v12 = true;
+	l->v7 = l->id.ok;	/* series v7: an id per pool */
 	return true;
 }
 
@@ -178,7 +179,7 @@ static bool series_layout(struct kmp_vmlinux *v, struct kmp_wanted *w, struct km
 
 	struct kmp_field *const v6only[] = { &l->tag, &l->mtag_ct, &l->mtag_name, &l->mtag_kind,
 					     &l->ct_modname, &l->ct_function, &l->ct_filename,
-					     &l->ct_lineno, &l->kc_object_size };
+					     &l->ct_lineno, &l->kc_object_size, &l->id };
 
 	if (l->list.ok && l->tag.ok)
 		return v6_layout(v, w, l, err);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "elfcheck.h"
+#include "elfnote.h"
 
 bool kmp_is_elf(const unsigned char *magic, size_t len)
 {
@@ -166,40 +167,29 @@ static bool check_notes(int fd, const char *path, const Elf64_Phdr *ph, unsigned
 		free(buf);
 		return false;
 	}
-	while (off < ph->p_filesz) {
-		Elf64_Nhdr nh;
-		uint64_t name, desc, end;
+	for (;;) {
+		struct kmp_note n;
+		enum kmp_note_step st = kmp_note_next(buf, ph->p_filesz, &off, &n);
 
-		if (ph->p_filesz - off < sizeof(nh)) {
-			/* Padding after the last note (kcore, some dumpers): zeros only. */
-			for (uint64_t i = off; i < ph->p_filesz; i++) {
-				if (buf[i])
-					goto bad_hdr;
-			}
+		if (st == KMP_NOTE_END)
 			break;
-		}
-		memcpy(&nh, buf + off, sizeof(nh));
-		name = off + sizeof(nh);
-		desc = name + (((uint64_t)nh.n_namesz + 3) & ~3ULL);
-		end = desc + (((uint64_t)nh.n_descsz + 3) & ~3ULL);
-		if (desc > ph->p_filesz || desc + nh.n_descsz > ph->p_filesz) {
+		if (st == KMP_NOTE_BAD_HDR)
+			goto bad_hdr;
+		if (st == KMP_NOTE_PAST_END) {
 			kmp_seterr(err, KMP_ERR_DUMP, "core %s: note at offset %" PRIu64 " of note segment %u "
 				   "(name %u bytes, data %u bytes) runs past the segment's end "
-				   "(%" PRIu64 " bytes) (damaged dump?)", path, off, idx,
-				   nh.n_namesz, nh.n_descsz, ph->p_filesz);
+				   "(%" PRIu64 " bytes) (damaged dump?)", path, n.off, idx,
+				   n.namesz, n.descsz, ph->p_filesz);
 			free(buf);
 			return false;
 		}
-		if (nh.n_namesz == 11 && !memcmp(buf + name, "VMCOREINFO", 11)) {
+		if (kmp_note_is(&n, "VMCOREINFO")) {
 			info->vmcoreinfo = true;
-			if (!check_vmcoreinfo(buf + desc, nh.n_descsz, path, err)) {
+			if (!check_vmcoreinfo(n.desc, n.descsz, path, err)) {
 				free(buf);
 				return false;
 			}
 		}
-		if (end >= ph->p_filesz)
-			break;
-		off = end;
 	}
 	free(buf);
 	return true;

@@ -91,6 +91,7 @@ static bool add_rec(struct kmp_flat *flat, size_t *cap, uint64_t off, uint64_t s
 static bool scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *err)
 {
 	uint64_t pos = KMP_FLAT_HEADER_SIZE, size = flat->file_size;
+	uint64_t max_recs = KMP_FLAT_MIN_RECS + size / KMP_FLAT_BYTES_PER_REC;
 	size_t cap = 0;
 
 	for (;;) {
@@ -122,6 +123,13 @@ static bool scan(struct kmp_flat *flat, struct hdr_reader *r, struct kmp_err *er
 				   len <= 0 ? "size not positive" :
 				   (uint64_t)len > KMP_FLAT_MAX_RECORD ? "size above 1 GiB" :
 				   "offset + size overflows");
+			return false;
+		}
+		if (flat->nrecs >= max_recs) {
+			kmp_seterr(err, KMP_ERR_DUMP, "more than %" PRIu64 " flattened records in %"
+				   PRIu64 " bytes (at most %d and one per %d bytes; record at byte %"
+				   PRIu64 "): not a stream makedumpfile writes", max_recs, size,
+				   KMP_FLAT_MIN_RECS, KMP_FLAT_BYTES_PER_REC, pos);
 			return false;
 		}
 		pos += KMP_FLAT_RECHDR_SIZE;

@@ -22,6 +22,15 @@
 #define KMP_FLAT_RECHDR_SIZE	16
 /* The largest record accepted: makedumpfile writes buffers of a few MB. */
 #define KMP_FLAT_MAX_RECORD	(1ULL << 30)
+/*
+ * The index is bounded by the file: at most KMP_FLAT_MIN_RECS records,
+ * plus one per KMP_FLAT_BYTES_PER_REC bytes of file (header included), so
+ * 24 bytes of index per 128 of file at worst, where 1-byte records would
+ * make it 1.4 times the file.  makedumpfile writes whole buffers (pages,
+ * bitmap and descriptor blocks), far larger on average.
+ */
+#define KMP_FLAT_MIN_RECS	65536
+#define KMP_FLAT_BYTES_PER_REC	128
 
 struct kmp_flat_rec {
 	uint64_t off;		/* in the reassembled file */
@@ -50,7 +59,8 @@ bool kmp_flat_detect(const void *head, size_t len);
  * Index the flattened file open on @fd (read with the real pread(), so
  * @fd may be hooked).  False with @err set: not a
  * flattened file, bad header, a bad record (negative or absurd offset or
- * size, offset + size overflowing, records overlapping), no records.
+ * size, offset + size overflowing, records overlapping), no records,
+ * more records than the file's size allows (KMP_FLAT_BYTES_PER_REC).
  * Memory: one struct kmp_flat_rec per record.
  */
 bool kmp_flat_index(struct kmp_flat *flat, int fd, struct kmp_err *err);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elfnote.h"
 #include "core.h"
 
 struct kcore_seg {
@@ -116,20 +117,19 @@ static char *find_vmcoreinfo(Elf *elf, const GElf_Phdr *ph)
 {
 	Elf_Data *data = elf_getdata_rawchunk(elf, (int64_t)ph->p_offset, ph->p_filesz,
 					      ELF_T_NHDR);
-	size_t off = 0, noff, doff;
-	GElf_Nhdr nh;
+	struct kmp_note n;
+	uint64_t off = 0;
 
 	if (!data)
 		return NULL;
-	while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
-		if (nh.n_namesz == 11 &&
-		    !memcmp((const char *)data->d_buf + noff, "VMCOREINFO", 11)) {
-			char *s = malloc(nh.n_descsz + 1);
+	while (kmp_note_next(data->d_buf, data->d_size, &off, &n) == KMP_NOTE_OK) {
+		if (kmp_note_is(&n, "VMCOREINFO")) {
+			char *s = malloc((size_t)n.descsz + 1);
 
 			if (!s)
 				return NULL;
-			memcpy(s, (const char *)data->d_buf + doff, nh.n_descsz);
-			s[nh.n_descsz] = '\0';
+			memcpy(s, n.desc, n.descsz);
+			s[n.descsz] = '\0';
 			return s;
 		}
 	}

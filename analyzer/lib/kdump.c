@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <libkdumpfile/addrxlat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +19,12 @@
 #include "kdumpdl.h"
 #include "core.h"
 #include "ddxlat.h"
+#include "diskcheck.h"
 #include "diskdump.h"
 #include "elfcheck.h"
 #include "fdhook.h"
 #include "flat.h"
+#include "vmcoreinfo.h"
 
 /*
  * libkdumpfile's page cache, and how kmempool keeps it from evicting.
@@ -75,6 +78,24 @@ struct kdump {
 	addrxlat_sys_t *axsys;
 	uint64_t tlb_va[KMP_DD_TLB], tlb_pa[KMP_DD_TLB];	/* the last translations */
 	bool tlb_ok[KMP_DD_TLB];
+	/*
+	 * The own reader's "not in the dump" and "not mapped" are asked of
+	 * libkdumpfile too, the first KMP_DD_CONFIRM times in a dump (when it
+	 * can be loaded; the readers of one dump share the count): if it
+	 * agrees each time, the own answers stand from then on; if it ever
+	 * reads the page, libkdumpfile reads every page of the dump after
+	 * that (@second->dd_off).  The first reader owns @second.
+	 */
+	struct kdump_second *second;
+	/* What an excluded page's message says of the capture: dump level, release, advice. */
+	char hint[224];
+};
+
+#define KMP_DD_CONFIRM 8
+
+struct kdump_second {
+	atomic_uint asked;	/* faults asked of libkdumpfile (claimed before asking) */
+	atomic_bool dd_off;	/* it read a page the own reader said it could not */
 };
 
 /*
@@ -132,7 +153,7 @@ static bool cache_guard(struct kdump *k)
 	kdump_num_t misses;
 
 	if (k->ctx) {
-		if (kdump_get_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
+		if (kmp_kd_number_attr(k->ctx, "cache.misses", &misses) != KDUMP_OK)
 			return false;	/* not knowing how full it is, do not read */
 		if (misses + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_CACHE_PAGES &&
 		    k->blocks + KMP_KDUMP_CACHE_MARGIN < KMP_KDUMP_FILE_BLOCKS)
@@ -324,7 +345,7 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 	while (size < len) {
 		size_t want = len - size < KMP_KDUMP_READ_MAX ? len - size : KMP_KDUMP_READ_MAX;
 
-		if (k->dd) {
+		if (k->dd && !atomic_load(&k->second->dd_off)) {
 			/* A page at a time here; one this reader does not take, through libkdumpfile. */
 			uint64_t a = addr + size, ps = k->dd->page_size;
 			enum dd_result r;
@@ -334,6 +355,19 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 			if (r == DD_OK) {
 				size += want;
 				continue;
+			}
+			if ((r == DD_ABSENT || r == DD_UNMAPPED) && kmp_kd_load(NULL, 0) &&
+			    atomic_fetch_add(&k->second->asked, 1) < KMP_DD_CONFIRM) {
+				/* A second opinion: libkdumpfile's read of the same piece. */
+				st = read_piece(k, a, (unsigned char *)buf + size, want, &piece);
+				if (st == KDUMP_OK && piece == want) {
+					/* it disagrees: its pages from now on */
+					atomic_store(&k->second->dd_off, true);
+					size += want;
+					continue;
+				}
+				if (st == KDUMP_ERR_NODATA || st == KDUMP_ERR_ADDRXLAT)
+					break;	/* its own words below */
 			}
 			if (r == DD_ABSENT) {
 				st = KDUMP_ERR_NODATA;
@@ -366,8 +400,8 @@ static bool kdump_mem_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t
 			   (long long)k->past, k->flat ? "reassembled " : "", (long long)k->size);
 	else if (st == KDUMP_ERR_NODATA)
 		kmp_fault(err, KMP_ERR_EXCLUDED, addr + size, "address 0x%llx is not in the dump (page excluded by "
-			   "makedumpfile, or beyond a truncated file)",
-			   (unsigned long long)(addr + size));
+			   "makedumpfile, or beyond a truncated file; %s)",
+			   (unsigned long long)(addr + size), k->hint);
 	else
 		kmp_fault(err, st == KDUMP_ERR_ADDRXLAT ? KMP_ERR_UNMAPPED :
 			  st == KDUMP_ERR_EOF ? KMP_ERR_PAST_EOF : KMP_ERR_IO, addr + size,
@@ -393,6 +427,8 @@ static void kdump_free_all(struct kdump *k)
 		kmp_diskdump_free(k->dd);
 		free(k->dd);
 	}
+	if (k->owns_flat)
+		free(k->second);
 	kmp_fdhook_unregister(k->fd);
 	close(k->fd);
 	if (k->flat && k->owns_flat) {
@@ -436,6 +472,8 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 	c->cut_short = k->cut_short;
 	c->size = k->size;
 	c->past = -1;
+	c->second = k->second;
+	memcpy(c->hint, k->hint, sizeof(c->hint));
 	if (!kmp_fdhook_register(c->fd, c->flat ? flat_pread : file_pread, c)) {
 		close(c->fd);
 		goto fail;
@@ -509,6 +547,52 @@ static const char *past_what(const struct kdump *k)
 }
 
 /*
+ * What the message of a page left out of the dump says of its capture
+ * (issue 32 item 6): the dump level makedumpfile wrote in the sub-header
+ * (kdump-compressed and flattened dumps), the kernel's release, and what
+ * to capture with where a makedumpfile is known to drop pages this kernel
+ * needs: up to 1.7.8 (Debian sid's) it takes 7.x's slab pages for user
+ * pages (-d 8, in kdump-tools' default -d 31), so the stock rigs capture
+ * 7.2 with -d 23; bookworm's 1.7.2 drops the slab pages of 6.10 on (a page
+ * type it does not know) unless the dump level is 17 or below.
+ */
+static ssize_t hint_read(void *arg, void *buf, size_t len, uint64_t off)
+{
+	struct kdump *k = arg;
+
+	return off > INT64_MAX ? -1 : dd_pread(k, k->fd, buf, len, (off_t)off);
+}
+
+static void capture_hint(const struct kmp_core *core, struct kdump *k)
+{
+	struct kmp_vmcoreinfo vi;
+	struct kmp_ddhdr h;
+	struct kmp_err err;
+	unsigned int maj = 0, min = 0;
+	unsigned char sig[8];
+	long level = -1;
+	int n;
+
+	if (dd_pread(k, k->fd, sig, sizeof(sig), 0) == (ssize_t)sizeof(sig) &&
+	    !memcmp(sig, "KDUMP   ", 8) && kmp_ddhdr_read(hint_read, k, UINT64_MAX, core->path, &h, &err) &&
+	    h.sub_blocks && h.dump_level <= 31)
+		level = (long)h.dump_level;
+	kmp_vmcoreinfo_parse(core->vmcoreinfo, &vi);
+	if (sscanf(vi.osrelease, "%u.%u", &maj, &min) != 2)
+		maj = min = 0;
+	n = level >= 0 ? snprintf(k->hint, sizeof(k->hint), "dump level %ld", level) :
+			 snprintf(k->hint, sizeof(k->hint), "dump level not recorded");
+	n += snprintf(k->hint + n, sizeof(k->hint) - (size_t)n, ", kernel %s",
+		      vi.osrelease[0] ? vi.osrelease : "release unknown");
+	if (level >= 0 && (level & 8) && maj >= 7)
+		snprintf(k->hint + n, sizeof(k->hint) - (size_t)n, ": makedumpfile up to 1.7.8 "
+			 "drops 7.x slab pages as user pages (-d 8 of %ld): capture with -d 23", level);
+	else if (level > 17 && maj == 6 && min >= 10)
+		snprintf(k->hint + n, sizeof(k->hint) - (size_t)n, ": a makedumpfile older than "
+			 "this kernel (1.7.2) drops its slab pages: capture with -d 17 or a newer one");
+}
+
+/*
  * A kdump-compressed dump this reader takes: its pages are read here from
  * now on (without it, or out of memory, all go through libkdumpfile).
  */
@@ -516,7 +600,7 @@ static void use_diskdump(struct kdump *k)
 {
 	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
 
-	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || !(k->ddr = kmp_ddreader_new(dd))) {
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd, NULL) || !(k->ddr = kmp_ddreader_new(dd))) {
 		kmp_ddreader_free(k->ddr);
 		k->ddr = NULL;
 		if (dd)
@@ -536,7 +620,7 @@ static bool open_own(struct kmp_core *core, struct kdump *k)
 {
 	struct kmp_diskdump *dd = calloc(1, sizeof(*dd));
 
-	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd) || !dd->vmcoreinfo)
+	if (!dd || !kmp_diskdump_open(dd, dd_pread, k, k->fd, NULL) || !dd->vmcoreinfo)
 		goto no;
 	k->dd = dd;
 	if (!(k->ddr = kmp_ddreader_new(dd)) || !(k->x = kmp_ddxlat_new(dd, ddx_page, k)) ||
@@ -581,6 +665,10 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	k->fd = fd;
 	k->flat = flat;
 	k->owns_flat = true;
+	if (!(k->second = calloc(1, sizeof(*k->second)))) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
 	k->cut_short = info->cut_short;
 	k->past = -1;
 	if (flat)
@@ -594,6 +682,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	if (flat && !check_flat_elf(core, fd, err))
 		goto fail;
 	if (open_own(core, k)) {
+		capture_hint(core, k);
 		core->mem.ops = &kdump_ops;
 		core->mem.priv = k;
 		core->mem.serial = false;	/* a reader and a translation each */
@@ -636,7 +725,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	}
 	if (!reads_seen(core, fd, hits, err))
 		goto fail;
-	if (kdump_get_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, &policy) != KDUMP_OK ||
+	if (kmp_kd_number_attr(k->ctx, KDUMP_ATTR_FILE_MMAP_POLICY, &policy) != KDUMP_OK ||
 	    policy != KDUMP_MMAP_NEVER) {
 		kmp_seterr(err, KMP_ERR_DUMP, "libkdumpfile did not keep the read(2) policy for %s", core->path);
 		goto fail;
@@ -656,10 +745,11 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	}
 	if (kdump_vmcoreinfo_raw(k->ctx, &raw) == KDUMP_OK)
 		core->vmcoreinfo = raw;
-	if (kdump_get_string_attr(k->ctx, KDUMP_ATTR_FILE_FORMAT, &fmt) != KDUMP_OK)
+	if (kmp_kd_string_attr(k->ctx, KDUMP_ATTR_FILE_FORMAT, &fmt) != KDUMP_OK)
 		fmt = "unknown";
 	snprintf(core->format, sizeof(core->format), "%s%s", flat ? "flattened " : "", fmt);
 	use_diskdump(k);
+	capture_hint(core, k);
 	core->mem.ops = &kdump_ops;
 	core->mem.priv = k;
 	/* Under ctx_lock, but for the pages read here. */

@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include <libkdumpfile/addrxlat.h>	/* linked: kmempool's own translations */
 #include <libkdumpfile/kdumpfile.h>	/* the real names: not kdumpdl.h */
 
 #if !defined(KMP_KDUMPFILE_SONAME) || !defined(KMP_KDUMPFILE_PKG)
@@ -16,12 +18,13 @@ _Static_assert(sizeof(KMP_KDUMPFILE_SONAME) > 1,
 	       "KMP_KDUMPFILE_SONAME is empty: is libkdumpfile-dev installed (make deps)?");
 
 bool kmp_kd_load(char *why, size_t len);
+kdump_status kmp_kd_number_attr(kdump_ctx_t *ctx, const char *key, kdump_num_t *num);
+kdump_status kmp_kd_string_attr(kdump_ctx_t *ctx, const char *key, const char **str);
 /* The wrappers kdumpdl.h renames the library's functions to: the same types. */
 __typeof__(kdump_new) kmp_kd_new;
 __typeof__(kdump_free) kmp_kd_free;
 __typeof__(kdump_open_fdset) kmp_kd_open_fdset;
 __typeof__(kdump_set_attr) kmp_kd_set_attr;
-__typeof__(kdump_get_typed_attr) kmp_kd_get_typed_attr;
 __typeof__(kdump_read) kmp_kd_read;
 __typeof__(kdump_get_err) kmp_kd_get_err;
 __typeof__(kdump_vmcoreinfo_raw) kmp_kd_vmcoreinfo_raw;
@@ -59,23 +62,51 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /*
- * RTLD_GLOBAL and RTLD_DEFAULT: a function an LD_PRELOAD library defines
- * (the tests' shims) is found before the library's, and a shim's RTLD_NEXT
- * finds the library's; the library's pread() calls find kmempool's hook
- * (fdhook.c), which the executable exports.
+ * The library loaded on its own (RTLD_LOCAL) and its functions looked up in
+ * it and its dependencies only (dlsym on its handle): no other object that
+ * happens to export kdump_new() is taken for it, and libkdumpfile's
+ * dependencies stay out of the global scope.  The library's pread() calls
+ * still find kmempool's hook (fdhook.c): the executable is first in every
+ * lookup.  Test builds (-DKMP_TESTING) load $KMP_TEST_KDUMPFILE instead when
+ * set: a shim that depends on the library and overrides some of its
+ * functions (tests/kdump_forbid.c, kdump_bypass.c, kdump_otherxlat.c).
  */
 static void load(void)
 {
-	const char *miss = NULL;
+	const char *miss = NULL, *soname = KMP_KDUMPFILE_SONAME;
+	void *h, *xlat;
 
-	if (!dlopen(KMP_KDUMPFILE_SONAME, RTLD_NOW | RTLD_GLOBAL)) {
+#ifdef KMP_TESTING
+	if (getenv("KMP_TEST_KDUMPFILE") && *getenv("KMP_TEST_KDUMPFILE"))
+		soname = getenv("KMP_TEST_KDUMPFILE");
+#endif
+	h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
 		snprintf(lib.why, sizeof(lib.why), "cannot load %s (package %s), which reads "
-			 "this dump: %s", KMP_KDUMPFILE_SONAME, KMP_KDUMPFILE_PKG, dlerror());
+			 "this dump: %s", soname, KMP_KDUMPFILE_PKG, dlerror());
+		return;
+	}
+	/*
+	 * kmempool hands the library's translation objects to the libaddrxlat
+	 * it is linked with (kdump.c): both must be one library, not two
+	 * copies of different SONAMEs exchanging structs.
+	 */
+	xlat = dlsym(h, "addrxlat_ctx_new");
+	if (xlat != (void *)addrxlat_ctx_new) {
+		Dl_info a = { 0 }, b = { 0 };
+
+		dladdr(xlat, &a);
+		dladdr((void *)addrxlat_ctx_new, &b);
+		snprintf(lib.why, sizeof(lib.why), "%s uses %s, not the libaddrxlat kmempool is "
+			 "linked with (%s): install the libkdumpfile kmempool was built against "
+			 "(package %s)", soname, xlat ? (a.dli_fname ? a.dli_fname : "another "
+			 "libaddrxlat") : "no libaddrxlat", b.dli_fname ? b.dli_fname : "?",
+			 KMP_KDUMPFILE_PKG);
 		return;
 	}
 #define SYM(field, name) \
 	do { \
-		*(void **)&lib.field = dlsym(RTLD_DEFAULT, name); \
+		*(void **)&lib.field = dlsym(h, name); \
 		if (!lib.field && !miss) \
 			miss = name; \
 	} while (0)
@@ -90,7 +121,7 @@ static void load(void)
 	SYM(get_addrxlat, "kdump_get_addrxlat");
 #undef SYM
 	if (miss) {
-		snprintf(lib.why, sizeof(lib.why), "%s lacks %s()", KMP_KDUMPFILE_SONAME, miss);
+		snprintf(lib.why, sizeof(lib.why), "%s lacks %s()", soname, miss);
 		return;
 	}
 	lib.ok = true;
@@ -125,9 +156,48 @@ kdump_status kmp_kd_set_attr(kdump_ctx_t *ctx, const char *key, const kdump_attr
 	return lib.set_attr(ctx, key, valp);
 }
 
-kdump_status kmp_kd_get_typed_attr(kdump_ctx_t *ctx, const char *key, kdump_attr_t *valp)
+/*
+ * The version switch: kdump_get_typed_attr() took the expected type inside
+ * a kdump_attr_t up to 0.5.4 (Debian 12: 0.5.1, 13: 0.5.4) and takes it as
+ * an argument, with a kdump_attr_value_t, from 0.5.5 (sid: 0.5.6).
+ */
+#if KDUMPFILE_VERSION >= KDUMPFILE_MKVER(0, 5, 5)
+static kdump_status typed_attr(kdump_ctx_t *ctx, const char *key, kdump_attr_type_t type,
+			       kdump_attr_value_t *val)
 {
-	return lib.get_typed_attr(ctx, key, valp);
+	return lib.get_typed_attr(ctx, key, type, val);
+}
+#else
+static kdump_status typed_attr(kdump_ctx_t *ctx, const char *key, kdump_attr_type_t type,
+			       kdump_attr_value_t *val)
+{
+	kdump_attr_t attr = { .type = type };
+	kdump_status st = lib.get_typed_attr(ctx, key, &attr);
+
+	if (st == KDUMP_OK)
+		*val = attr.val;
+	return st;
+}
+#endif
+
+kdump_status kmp_kd_number_attr(kdump_ctx_t *ctx, const char *key, kdump_num_t *num)
+{
+	kdump_attr_value_t v;
+	kdump_status st = typed_attr(ctx, key, KDUMP_NUMBER, &v);
+
+	if (st == KDUMP_OK)
+		*num = v.number;
+	return st;
+}
+
+kdump_status kmp_kd_string_attr(kdump_ctx_t *ctx, const char *key, const char **str)
+{
+	kdump_attr_value_t v;
+	kdump_status st = typed_attr(ctx, key, KDUMP_STRING, &v);
+
+	if (st == KDUMP_OK)
+		*str = v.string;
+	return st;
 }
 
 kdump_status kmp_kd_read(kdump_ctx_t *ctx, kdump_addrspace_t as, kdump_addr_t addr,

@@ -20,7 +20,6 @@
 #define kdump_free kmp_kd_free
 #define kdump_open_fdset kmp_kd_open_fdset
 #define kdump_set_attr kmp_kd_set_attr
-#define kdump_get_typed_attr kmp_kd_get_typed_attr
 #define kdump_read kmp_kd_read
 #define kdump_get_err kmp_kd_get_err
 #define kdump_vmcoreinfo_raw kmp_kd_vmcoreinfo_raw
@@ -33,5 +32,15 @@
  * loads it too and returns NULL then.
  */
 bool kmp_kd_load(char *why, size_t len);
+
+/*
+ * A number or string attribute of a loaded context: the header's
+ * kdump_get_number_attr()/kdump_get_string_attr() change with the library
+ * (0.5.5 gave kdump_get_typed_attr() the type as an argument and made them
+ * functions), so kmempool asks through these, which kdumpdl.c builds for
+ * the libkdumpfile it is compiled against (KDUMPFILE_VERSION).
+ */
+kdump_status kmp_kd_number_attr(kdump_ctx_t *ctx, const char *key, kdump_num_t *num);
+kdump_status kmp_kd_string_attr(kdump_ctx_t *ctx, const char *key, const char **str);
 
 #endif

@@ -54,6 +54,13 @@ struct kmp_layout {
 	 */
 	bool v6;
 	struct kmp_field tag;
+	/*
+	 * Series v7: each pool has an id, format 1.1's last column, and ':'
+	 * is escaped in names and kinds; a pool with a NULL tag is a
+	 * /proc/mempool reader's cursor, not a pool.  v7 implies v6.
+	 */
+	bool v7;
+	struct kmp_field id;
 	uint64_t mtag_size, ct_size;
 	struct kmp_field mtag_ct, mtag_name, mtag_kind;		/* struct mempool_tag */
 	struct kmp_field ct_modname, ct_function, ct_filename, ct_lineno;	/* struct codetag */

@@ -38,6 +38,8 @@ static const struct kmp_member_spec pool[] = {
 	{ "instance", NULL, F(instance), KMP_WANT_PTR, "mempool_s.instance" },
 	/* series v6: the tag of the code that set the pool up */
 	{ "tag", NULL, F(tag), KMP_WANT_PTR, "mempool.tag" },
+	/* series v7: the pool's id */
+	{ "id", NULL, F(id), KMP_WANT_INT, "mempool.id" },
 	/* members of members (kmp_layout_compose()) */
 	{ NULL, NULL, F(list_next), KMP_WANT_PTR, "mempool_s.list.next" },
 	{ NULL, NULL, F(list_prev), KMP_WANT_PTR, "mempool_s.list.prev" },

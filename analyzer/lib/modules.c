@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "field.h"
+#include "layout_check.h"
 #include "modules.h"
 #include "walk.h"
 
@@ -200,9 +201,17 @@ void kmp_modules_read(struct kmp_mem *mem, const struct kmp_layout *l,
 		fs[nfs++] = &ml->text_size;
 		fs[nfs++] = &ml->ro_after_init_size;
 	}
-	for (size_t i = 0; i < nfs; i++)
+	for (size_t i = 0; i < nfs; i++) {
+		/* The bound of every struct read from a dump (layout_check.h). */
+		if (fs[i]->off > KMP_MAX_STRUCT || fs[i]->size > KMP_MAX_STRUCT - fs[i]->off) {
+			snprintf(out->why, sizeof(out->why), "struct module: a field past %d bytes "
+				 "(64 KiB, the bound of every struct read): a damaged vmlinux?",
+				 KMP_MAX_STRUCT);
+			return;
+		}
 		if (fs[i]->off + fs[i]->size > a.size)
 			a.size = fs[i]->off + fs[i]->size;
+	}
 	/* The integers (all but list and name) as the accessor reads them. */
 	if (!kmp_fields_fit(fs + 2, nfs - 2, a.size, &why)) {
 		snprintf(out->why, sizeof(out->why), "struct module: %.200s", why.msg);

@@ -282,9 +282,10 @@ static size_t identity_fields(const struct kmp_layout *l, const struct kmp_field
 						&l->instance };
 	const struct kmp_field *const id6[] = { &l->list_next, &l->list_prev, &l->tag,
 						&l->instance, &l->alloc, &l->pool_data, &l->min_nr,
-						&l->elements };
-	size_t n = l->v6 ? sizeof(id6) / sizeof(id6[0]) : sizeof(id5) / sizeof(id5[0]) -
-		   (l->v12 ? 0 : 1);
+						&l->elements, &l->id };
+	/* series v7 adds the pool's id, its row's key */
+	size_t n = l->v6 ? sizeof(id6) / sizeof(id6[0]) - (l->v7 ? 0 : 1) :
+		   sizeof(id5) / sizeof(id5[0]) - (l->v12 ? 0 : 1);
 
 	memcpy(out, l->v6 ? id6 : id5, n * sizeof(*out));
 	return n;
@@ -440,6 +441,7 @@ struct record {
 	uint64_t name, owner, instance, elem_size, nr_reserve, nr_wait, nr_fail, nr_empty;
 	int64_t type;
 	uint64_t tag, alloc, pool_data;		/* series v6 */
+	uint64_t id;				/* series v7 */
 };
 
 static bool pool_record(const struct kmp_layout *l, const unsigned char *buf, struct record *r,
@@ -449,7 +451,8 @@ static bool pool_record(const struct kmp_layout *l, const unsigned char *buf, st
 
 	memset(r, 0, sizeof(*r));
 	if (l->v6)
-		return kmp_field_get(buf, len, &l->tag, &r->tag, err) &&
+		return (!l->v7 || kmp_field_get(buf, len, &l->id, &r->id, err)) &&
+		       kmp_field_get(buf, len, &l->tag, &r->tag, err) &&
 		       kmp_field_get(buf, len, &l->instance, &r->instance, err) &&
 		       kmp_field_get(buf, len, &l->alloc, &r->alloc, err) &&
 		       kmp_field_get(buf, len, &l->pool_data, &r->pool_data, err) &&
@@ -487,7 +490,9 @@ static bool record_fits(const struct kmp_layout *l, struct kmp_err *err)
 	size_t n = sizeof(fs) / sizeof(fs[0]) - 3;
 
 	if (l->v6)
-		return kmp_fields_fit(fs6, sizeof(fs6) / sizeof(fs6[0]), l->pool_size, err);
+		return kmp_fields_fit(fs6, sizeof(fs6) / sizeof(fs6[0]), l->pool_size, err) &&
+		       (!l->v7 || kmp_fields_fit((const struct kmp_field *const[]){ &l->id }, 1,
+						 l->pool_size, err));
 	if (l->v12)
 		n++;
 	if (!kmp_fields_fit(fs, n, l->pool_size, err))
@@ -553,6 +558,8 @@ static int v6_strings(struct pools_arg *a, uint64_t addr, const struct record *r
 	size_t len;
 	int ok;
 
+	if (!r->tag && a->l->v7)
+		return 0;	/* series v7: a /proc/mempool reader's cursor */
 	if (!r->tag)
 		return left_out(a, addr, "it has no tag (NULL pointer)", err) ? 0 : -1;
 	ok = kmp_tag_read_cached(a->tags, a->mem, a->l, r->tag, &ts, why, sizeof(why), err);
@@ -688,6 +695,8 @@ static bool pool_finish(struct pools_arg *a, uint64_t addr, const struct record 
 	p.v11 = l->nr_fail.ok && l->nr_empty.ok;
 	p.nr_fail = r.nr_fail;
 	p.nr_empty = r.nr_empty;
+	p.v7 = l->v7;
+	p.id = r.id;
 	/* Format 1.2: the waiters' start times, if this walk knows the time and HZ. */
 	q.ages = p.v12 && a->have_now && a->st->clock.hz;
 	q.now = a->now;

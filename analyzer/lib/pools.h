@@ -34,6 +34,8 @@ struct kmp_pool {
 	 * escaped as /proc/mempool prints them; the row ends with the site.
 	 */
 	bool v6;
+	bool v7;		/* series v7: the row ends with the pool's id */
+	uint64_t id;
 	char *site;		/* escaped "file:line" */
 	char *function, *file;	/* raw (JSON) */
 	char *kind;		/* raw; NULL if none */

@@ -28,6 +28,8 @@ static const struct {
 	const char *version, *columns;
 } v6_formats[] = {
 	{ "1.0", "# name                         type    elem_size min_nr curr_nr low_nr from_reserve    waits waiting   failed  emptied oldest_wait owner instance site" },
+	/* series v7: the id column appended, ':' escaped in names */
+	{ "1.1", "# name                         type    elem_size min_nr curr_nr low_nr from_reserve    waits waiting   failed  emptied oldest_wait owner instance site id" },
 };
 
 bool kmp_format_known_v6(const char *version, const char *columns)
@@ -42,14 +44,16 @@ bool kmp_format_check_v6(const char *version, const char *columns, struct kmp_er
 {
 	if (kmp_format_known_v6(version, columns))
 		return true;
-	kmp_seterr(err, KMP_ERR_FORMAT, "this series v6 kernel's /proc/mempool format is version "
-		   "'%.15s' with the column line '%.200s'; kmempool knows series v6's 1.0 with its "
-		   "column line only", version, columns);
+	kmp_seterr(err, KMP_ERR_FORMAT, "this series v6 or v7 kernel's /proc/mempool format is "
+		   "version '%.15s' with the column line '%.200s'; kmempool knows series v6's 1.0 "
+		   "and v7's 1.1 with their column lines only", version, columns);
 	return false;
 }
 
 const char *kmp_format_of_layout(const struct kmp_layout *l)
 {
+	if (l->v7)
+		return "1.1";
 	if (l->v6)
 		return "1.0";
 	if (l->v12)
@@ -304,6 +308,8 @@ static void report_pool_v6(FILE *f, const struct kmp_pool *p)
 	row_str(&r, p->owner, 0, false);
 	row_str(&r, p->instance, 0, false);
 	row_str(&r, p->site, 0, false);
+	if (p->v7)
+		row_u(&r, p->id, 0);
 	row_end(&r);
 }
 

@@ -35,21 +35,17 @@ static void banner_release(const char *banner, char *rel, size_t len)
 /* PAGESIZE from VMCOREINFO; the x86-64 page size when it is absent. */
 static uint64_t page_size(const char *vmcoreinfo)
 {
-	const char *p = vmcoreinfo;
+	size_t n = 0;
+	const char *p = kmp_vmcoreinfo_value(vmcoreinfo, "PAGESIZE", &n);
+	char buf[16], *end;
 	uint64_t v;
-	char *end;
 
-	while (p && *p) {
-		if (!strncmp(p, "PAGESIZE=", 9)) {
-			v = strtoull(p + 9, &end, 10);
-			if ((*end == '\n' || !*end) && v >= 4096 && v <= 65536 && !(v & (v - 1)))
-				return v;
-			break;
-		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	return 4096;
+	if (!p || !n || n >= sizeof(buf))
+		return 4096;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	v = strtoull(buf, &end, 10);
+	return !*end && v >= 4096 && v <= 65536 && !(v & (v - 1)) ? v : 4096;
 }
 
 /*

@@ -153,11 +153,48 @@ void kmp_tagnames_free(struct kmp_tagnames *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The escaped columns from the raw strings (@tname: the tag's name, may be NULL). */
-static bool escape_all(struct kmp_tagnames *t, const char *tname, const char *modname)
+/*
+ * Series v7 escapes ':' too in a name and a kind (mempool_seq_word() with
+ * its colon set), so that "name:kind" parses: @s as kmp_escape_word(),
+ * with each ':' as \072.
+ */
+static char *escape_word_colon(const char *s)
 {
-	char *name = kmp_escape_word(tname ? tname : t->function);
-	char *kind = t->kind ? kmp_escape_word(t->kind) : NULL;
+	size_t colons = 0;
+	char *w, *out, *o;
+
+	for (const char *c = s; *c; c++)
+		colons += *c == ':';
+	w = kmp_escape_word(s);
+	if (!w || !colons)
+		return w;
+	out = malloc(strlen(w) + 3 * colons + 1);
+	if (out) {
+		o = out;
+		for (const char *c = w; *c; c++) {
+			if (*c != ':') {
+				*o++ = *c;
+				continue;
+			}
+			memcpy(o, "\\072", 4);
+			o += 4;
+		}
+		*o = '\0';
+	}
+	free(w);
+	return out;
+}
+
+/*
+ * The escaped columns from the raw strings (@tname: the tag's name, may be
+ * NULL; @colon: series v7, ':' escaped in name and kind).
+ */
+static bool escape_all(struct kmp_tagnames *t, const char *tname, const char *modname,
+		       bool colon)
+{
+	char *(*esc)(const char *) = colon ? escape_word_colon : kmp_escape_word;
+	char *name = esc(tname ? tname : t->function);
+	char *kind = t->kind ? esc(t->kind) : NULL;
 	char *file = kmp_escape_word(t->file);
 	bool ok = name && file && (!t->kind || kind);
 
@@ -218,7 +255,7 @@ static int tag_from_bytes(struct kmp_mem *mem, const struct kmp_layout *l, uint6
 		/* A tag with a name and no function: JSON's function is then "" (never printed). */
 		t->function = strdup("");
 	}
-	if (!t->function || !escape_all(t, tname, mname)) {
+	if (!t->function || !escape_all(t, tname, mname, l->v7)) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		rc = -1;
 	}

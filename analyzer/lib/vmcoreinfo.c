@@ -106,6 +106,24 @@ static bool parse_dec(struct kmp_vmcoreinfo *vi, const char *key, const char *va
 	return true;
 }
 
+const char *kmp_vmcoreinfo_value(const char *text, const char *key, size_t *len)
+{
+	size_t klen = strlen(key);
+	const char *last = NULL;
+
+	while (text && *text) {
+		const char *eol = strchr(text, '\n');
+		size_t n = eol ? (size_t)(eol - text) : strlen(text);
+
+		if (n > klen && text[klen] == '=' && !memcmp(text, key, klen)) {
+			last = text + klen + 1;
+			*len = n - klen - 1;
+		}
+		text += n + (eol ? 1 : 0);
+	}
+	return last;
+}
+
 void kmp_vmcoreinfo_parse(const char *text, struct kmp_vmcoreinfo *vi)
 {
 	const char *bid = NULL;

@@ -31,6 +31,17 @@ struct kmp_vmcoreinfo {
 void kmp_vmcoreinfo_parse(const char *text, struct kmp_vmcoreinfo *vi);
 
 /*
+ * The one look-up of a line of VMCOREINFO text @text (may be NULL): the
+ * value of the last line whose key (the text before its first '=') is
+ * exactly @key, as libkdumpfile keeps the last; its length (up to the
+ * newline or the end) in *@len.  NULL if there is no such line.  The
+ * address translation (ddxlat.c: SYMBOL(x), NUMBER(x), OFFSET(s.m),
+ * OSRELEASE) and the page size (session.c) ask through it; the fields
+ * kmempool validates strictly come from kmp_vmcoreinfo_parse().
+ */
+const char *kmp_vmcoreinfo_value(const char *text, const char *key, size_t *len);
+
+/*
  * True if @version ("6.1.115", "6.1.115-1-amd64", ...) is a stable kernel
  * whose VMCOREINFO BUILD-ID is garbage: the backports of upstream commit
  * 905415ff3ffb ("lib/buildid: harden build ID parsing logic") to the

@@ -6,10 +6,11 @@
 # the report on stdout (exactly the expected one, or a prefix of it) and
 # stderr (the words that say why, no sanitizer report, never a signal).
 #
-#   crafted.sh KMEMPOOL MKCORE FAKE_VMLINUX [KDUMP_BYPASS_SO]
+#   crafted.sh KMEMPOOL MKCORE FAKE_VMLINUX [KDUMP_BYPASS_SO [KDUMP_OTHERXLAT_SO]]
+# (the shims are loaded as libkdumpfile by a test build: KMP_TEST_KDUMPFILE)
 set -u
 export LSAN_OPTIONS="print_suppressions=0:suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-KMP=$1 MKCORE=$2 FAKE=$3 BYPASS=${4:-}
+KMP=$1 MKCORE=$2 FAKE=$3 BYPASS=${4:-} OTHERXLAT=${5:-}
 T=$(mktemp -d /tmp/kmp-crafted.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
@@ -223,8 +224,7 @@ if [ $rc = 8 ] && clean_err; then ok "JSON to a full disk: exit 8"; else bad "JS
 # A libkdumpfile that reads the dump past kmempool's pread() hook (here: a
 # duplicate descriptor, through tests/kdump_bypass.c) is refused, loudly.
 if [ -n "$BYPASS" ]; then
-	LD_PRELOAD=$BYPASS ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
-		timeout 60 "$KMP" -c "$T/good" -s "$FAKE" > "$T/out" 2> "$T/err"
+	KMP_TEST_KDUMPFILE=$BYPASS timeout 60 "$KMP" -c "$T/good" -s "$FAKE" > "$T/out" 2> "$T/err"
 	rc=$?
 	if [ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && [ ! -s "$T/out" ] &&
 	   grep -q "^kmempool: libkdumpfile opened .*/good without one read through pread()" "$T/err" &&
@@ -232,6 +232,21 @@ if [ -n "$BYPASS" ]; then
 		ok "libkdumpfile reading past the pread() hook: refused, exit 2 ($(cut -c1-90 "$T/err"))"
 	else
 		bad "libkdumpfile reading past the pread() hook: exit $rc (want 2)"
+	fi
+fi
+
+# A libkdumpfile whose libaddrxlat is not the one kmempool links (here: a
+# shim that answers addrxlat_ctx_new() itself, tests/kdump_otherxlat.c):
+# refused with both named, before any struct crosses between the two.
+if [ -n "$OTHERXLAT" ]; then
+	KMP_TEST_KDUMPFILE=$OTHERXLAT timeout 60 "$KMP" -c "$T/good" -s "$FAKE" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && [ ! -s "$T/out" ] &&
+	   grep -q "kdump_otherxlat.so uses .*kdump_otherxlat.so, not the libaddrxlat kmempool is linked with (.*libaddrxlat.so" "$T/err" &&
+	   clean_err; then
+		ok "a libkdumpfile on another libaddrxlat: refused, exit 2 ($(cut -c1-100 "$T/err"))"
+	else
+		bad "a libkdumpfile on another libaddrxlat: exit $rc (want 2)"
 	fi
 fi
 

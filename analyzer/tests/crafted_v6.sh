@@ -87,6 +87,69 @@ else
 	cat "$T/out" >> "$T/err"; bad "triage: exit $rc"
 fi
 
+# Issue 32 item 4: a reader that closed the pipe (kmempool ... | head -1):
+# exit 8 as kmp.h promises, one line on stderr, not death by SIGPIPE.  The
+# pipe's read end is closed before kmempool starts, so the write fails
+# every time (head -1 may or may not have exited when the lines come).
+epipe() {
+	/usr/bin/python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["EPIPE_ERR"], "w"))
+print(p.returncode)' "$@"
+}
+for what in report waiters; do
+	args="-c $T/good.core -s $FAKE"
+	[ $what = waiters ] && args="waiters $args -f json"
+	# shellcheck disable=SC2086
+	rc=$(EPIPE_ERR=$T/err epipe "$KMP" $args)
+	if [ "$rc" = 8 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q '^kmempool: cannot write the report' "$T/err" &&
+	   clean_err; then
+		ok "kmempool $what into a closed pipe: exit 8, '$(cut -c1-60 "$T/err")'"
+	else
+		bad "kmempool $what into a closed pipe: status $rc (want 8; -13 is death by SIGPIPE)"
+	fi
+done
+
+# Issue 32 item 4: a dump that triage found in a directory others can write
+# is swapped, between the search and the analysis, for a symbolic link to
+# another file (standing in for /proc/kcore), or for another regular file.
+# The test hook KMP_TEST_TRIAGE_STOP (test builds only) stops triage after
+# the search; the swap is made while it is stopped.  Triage must refuse the
+# swapped dump, never analyse the file the link points to.
+# swap NAME HOW REGEX
+swap() {
+	local name=$1 how=$2 re=$3 pid i st
+	rm -rf "$T/store" && mkdir "$T/store" && cp "$T/good.core" "$T/store/vmcore-a" &&
+		cp "$T/good.core" "$T/standin" || { bad "$name: setup"; return; }
+	KMP_TEST_TRIAGE_STOP=1 "$KMP" triage -s "$FAKE" "$T/store" > "$T/out" 2> "$T/err" &
+	pid=$!
+	for i in $(seq 600); do
+		st=$(sed 's/.*) \(.\).*/\1/' "/proc/$pid/stat" 2>/dev/null)
+		[ "$st" = T ] || [ -z "$st" ] && break
+		sleep 0.05
+	done
+	if [ "$st" != T ]; then
+		kill -9 "$pid" 2>/dev/null; wait "$pid"; bad "$name: triage did not stop after the search"
+		return
+	fi
+	case $how in
+	link) rm "$T/store/vmcore-a" && ln -s "$T/standin" "$T/store/vmcore-a" ;;
+	file) mv "$T/standin" "$T/store/vmcore-a" ;;
+	esac
+	kill -CONT "$pid"
+	wait "$pid"; rc=$?
+	if [ $rc = 5 ] && grep -q '"complete": false' "$T/out" && grep -qE -- "$re" "$T/out" &&
+	   ! grep -q '"exhausted": \[{' "$T/out" && clean_err; then
+		ok "$name: refused, exit 5 ($(grep -o '"message": "[^"]*"' "$T/out" | cut -c1-130))"
+	else
+		cat "$T/out" >> "$T/err"; bad "$name: exit $rc, want 5 and /$re/"
+	fi
+}
+swap "triage: the dump found swapped for a symlink to another file" link 'a symbolic link'
+swap "triage: the dump found replaced by another file" file 'replaced by another file'
+
 # expect NAME DAMAGE STATUS REGEX: one stderr line "kmempool: ..." matching REGEX.
 expect() {
 	local name=$1 damage=$2 want=$3 re=$4 lines

@@ -245,6 +245,7 @@ int main(int argc, char **argv)
 {
 	uint64_t taken = 0, left = 0, differ = 0, first_bad = UINT64_MAX, absent = 0, absent_bad = 0;
 	struct kmp_diskdump d;
+	const char *why = NULL;
 	struct kmp_ddreader *r;
 	unsigned char *ours, *theirs;
 	kdump_ctx_t *ctx;
@@ -264,9 +265,9 @@ int main(int argc, char **argv)
 		printf("not ok - ddcheck: cannot open %s with libkdumpfile\n", argv[1]);
 		return 2;
 	}
-	if (!kmp_diskdump_open(&d, plain_pread, NULL, fd)) {
-		printf("%s - ddcheck: %s: the reader does not take this dump at all\n",
-		       pct > 0 ? "not ok" : "ok", argv[1]);
+	if (!kmp_diskdump_open(&d, plain_pread, NULL, fd, &why)) {
+		printf("%s - ddcheck: %s: the reader does not take this dump at all (%s)\n",
+		       pct > 0 ? "not ok" : "ok", argv[1], why);
 		return pct > 0;
 	}
 	/*

@@ -9,15 +9,16 @@
 #   kernel_ctype.sh [KERNEL_TREE | linux-source-X.tar.xz]
 #
 # Without an argument: $KMP_KERNEL_SRC, ../build/src (the series' tree),
-# the pinned base's tarball (qemu/kernel-source.sh), /usr/src/linux-source-6.1.tar.xz,
-# the first that exists; none: "skip".
+# the pinned base's tarball (qemu/kernel-source.sh), the release's
+# /usr/src/linux-source-X.tar.xz (make deps installs it), the first that
+# exists; none: "skip".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=${1:-}
 if [ -z "$src" ]; then
 	for c in "${KMP_KERNEL_SRC:-}" "$here/../../build/src" \
 		$(ls "$here"/../../build/kernel-source/*/linux-source-*.tar.xz 2>/dev/null | head -1) \
-		/usr/src/linux-source-6.1.tar.xz; do
+		$(ls -v /usr/src/linux-source-*.tar.xz 2>/dev/null | tail -1); do
 		if [ -n "$c" ] && { [ -f "$c/lib/ctype.c" ] || [ -f "$c" ]; }; then
 			src=$c
 			break

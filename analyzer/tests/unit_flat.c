@@ -458,6 +458,38 @@ static void test_hook_hits(void)
 	end();
 }
 
+/* Issue 32 item 4: an index that would outgrow the file is refused. */
+static void test_many(void)
+{
+	struct stream s = { 0 };
+	struct kmp_flat flat;
+	char msg[KMP_ERRLEN];
+	int rc;
+	size_t n = 100000;	/* 1-byte records: 1.7 MB of file, 2.4 MB of index */
+
+	begin("flat: 100,000 one-byte records refused (the index bounded by the file's size)");
+	header(&s, "makedumpfile", 1, 1);
+	for (size_t i = 0; i < n; i++)
+		record(&s, (int64_t)i * 2, 1);
+	end_marker(&s);
+	rc = index_of(&s, &flat, NULL, msg);
+	CHECK(rc == KMP_ECORE && strstr(msg, "flattened records in"),
+	      "status %d, '%s' (nrecs %zu)", rc, msg, rc == KMP_OK ? flat.nrecs : 0);
+	if (rc == KMP_OK)
+		kmp_flat_free(&flat);
+	/* The same number of records, each 128 bytes with its header: taken. */
+	header(&s, "makedumpfile", 1, 1);
+	for (size_t i = 0; i < n; i++)
+		record(&s, (int64_t)i * 200, 112);
+	end_marker(&s);
+	rc = index_of(&s, &flat, NULL, msg);
+	CHECK(rc == KMP_OK && flat.nrecs == n, "records of 128 bytes: status %d, '%s'", rc, msg);
+	if (rc == KMP_OK)
+		kmp_flat_free(&flat);
+	end();
+	free(s.buf);
+}
+
 int main(void)
 {
 	test_good();
@@ -466,6 +498,7 @@ int main(void)
 	test_truncated();
 	test_hook();
 	test_hook_hits();
+	test_many();
 	printf("unit-flat: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

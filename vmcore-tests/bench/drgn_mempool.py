@@ -2,7 +2,8 @@
 """The same walk as kmempool, in drgn, for the benchmark: print the
 /proc/mempool report of a vmcore.   drgn_mempool.py VMCORE VMLINUX
 Series v6 (Linux 7.2: struct mempool_tag) as mempool_seq_show() prints it,
-or the earlier series' formats 1.0-1.2."""
+series v7 (an id per pool, ':' escaped in names, readers' cursors on the
+list), or the earlier series' formats 1.0-1.2."""
 import subprocess
 import sys
 
@@ -31,16 +32,20 @@ def v6_report():
     fn = {prog[n].address_: n for n in ("mempool_alloc_slab", "mempool_kmalloc",
                                         "mempool_alloc_pages")}
     waiter_t = prog.type("struct mempool_waiter")
+    v7 = prog.type("struct mempool").has_member("id")
 
-    def esc(b):
-        return "".join("\\%03o" % c if chr(c) in " \t\n\v\f\r\\" else chr(c) for c in b)
+    def esc(b, more=""):
+        return "".join("\\%03o" % c if chr(c) in " \t\n\v\f\r\\" + more else chr(c) for c in b)
 
     for p in validate_list_for_each_entry("struct mempool", prog["mempool_list"].address_of_(),
                                           "list"):
         t = p.tag
-        name = esc(t.name.string_() if t.name else t.ct.function.string_())
+        if v7 and not t:
+            continue    # a /proc/mempool reader's cursor
+        colon = ":" if v7 else ""
+        name = esc(t.name.string_() if t.name else t.ct.function.string_(), colon)
         if t.kind:
-            name += ":" + esc(t.kind.string_())
+            name += ":" + esc(t.kind.string_(), colon)
         a = fn.get(p.alloc.value_())
         if a == "mempool_alloc_slab":
             typ, size = "slab", drgn.cast("struct kmem_cache *", p.pool_data).object_size.value_()
@@ -64,7 +69,7 @@ def v6_report():
             p.nr_reserve, p.nr_wait, n, p.nr_fail, p.nr_empty, oldest,
             esc(t.ct.modname.string_()) if t.ct.modname else "-",
             esc(p.instance.string_()) if p.instance else "-",
-            esc(t.ct.filename.string_()), t.ct.lineno))
+            esc(t.ct.filename.string_()), t.ct.lineno) + (" %d" % p.id if v7 else ""))
     print("\n".join(out))
     sys.exit(0)
 

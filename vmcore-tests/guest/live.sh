@@ -78,8 +78,8 @@ snap proc-block12-release
 # Re-initialization resets the counters.
 kmp_cmd reinit kmp_test_private; echo $? > /out/reinit.rc
 snap proc-reinit
-# Initializing a pool that is still listed: refused (the kernel itself
-# searches the list only with CONFIG_DEBUG_VM).
+# Initializing a pool that is still listed: refused by the module here
+# (only a CONFIG_DEBUG_OBJECTS_MEMPOOL kernel catches it).
 echo KMP-MARK-LISTED > /dev/kmsg
 kmp_cmd init_listed kmp_test_kmalloc 2> /out/init-listed.err; echo $? > /out/init-listed.rc
 snap proc-listed

@@ -55,6 +55,16 @@ for p in slab kmalloc page private; do kmp_cmd refill kmp_test_$p; done
 snap proc-own-refill
 rmmod kmp_test; echo $? > /out/own-rmmod.rc
 
+# A pool freed while listed, on purpose: debugobjects must report it and
+# take it off the list (series v7, CONFIG_DEBUG_OBJECTS_MEMPOOL); the
+# kernel log between the marks is checked for that report only.
+insmod /lib/kmp_test.ko 2>> /out/odebug.err
+echo KMP-MARK-ODEBUG-BEGIN > /dev/kmsg
+kmp_cmd free_listed x 2>> /out/odebug.err; echo $? > /out/free-listed.rc
+echo KMP-MARK-ODEBUG-END > /dev/kmsg
+snap proc-freed-listed
+rmmod kmp_test 2>> /out/odebug.err
+
 now() { date +%s; }
 # bad WORKER WHAT: count and log one failure of a worker
 bad() { eval "bad_$1=\$((bad_$1 + 1))"; echo "$(now) iteration $n: $2" >> /out/w-$1.log; }

@@ -266,6 +266,44 @@ static bool kmp_embedded(struct kmp_pool *p)
 }
 
 /* Another subsystem's pool, through mempool_list; for tests only. */
+/*
+ * A lifetime bug on purpose, for the debug kernel's debugobjects
+ * (CONFIG_DEBUG_OBJECTS_MEMPOOL): a pool embedded in a kmalloc'ed struct,
+ * listed, and the struct freed without mempool_exit().  debugobjects must
+ * report it ("free active ... object type: mempool") and take the pool off
+ * the list before the memory is reused.  The elements the pool held are
+ * freed by hand afterwards, so that kmemleak's check stays meaningful.
+ */
+struct kmp_victim {
+	char pad[40];
+	mempool_t pool;
+};
+
+static int kmp_free_listed(void)
+{
+	struct kmp_victim *v;
+	void **elements;
+	void *elem;
+	int err;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_OBJECTS_MEMPOOL))
+		return -EOPNOTSUPP;
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	err = mempool_init_kmalloc_pool_named(&v->pool, "kmp_freed_listed", 1, 32);
+	if (err) {
+		kfree(v);
+		return err;
+	}
+	elements = v->pool.elements;
+	elem = elements[0];
+	kfree(v);		/* the bug: no mempool_exit() */
+	kfree(elem);
+	kfree(elements);
+	return 0;
+}
+
 static int kmp_poke(const char *name, int n)
 {
 	struct list_head *head = (struct list_head *)list_addr;
@@ -341,6 +379,10 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 		err = kmp_poke(name, n);
 		if (err)
 			count = err;
+	} else if (!strcmp(cmd, "free_listed")) {
+		err = kmp_free_listed();
+		if (err)
+			count = err;
 	} else if (!p) {
 		count = -ENOENT;
 	} else if ((!strcmp(cmd, "drain") || !strcmp(cmd, "block") ||
@@ -381,7 +423,7 @@ static ssize_t kmp_write(struct file *file, const char __user *ubuf,
 			count = err;
 		}
 	} else if (!strcmp(cmd, "init_listed") && kmp_embedded(p)) {
-		err = IS_ENABLED(CONFIG_DEBUG_VM) ?
+		err = IS_ENABLED(CONFIG_DEBUG_OBJECTS_MEMPOOL) ?
 			kmp_init_embedded(p->pool) : -EOPNOTSUPP;
 		if (err)
 			count = err;

@@ -1,0 +1,179 @@
+#!/bin/bash
+# kmempool on the Debian releases users run (issue 35 item 1): for each of
+# HOST_SUITES (default: trixie sid), in a chroot of that release made from
+# the stock rig's debootstrap (build/debian-SUITE/minbase.tar), as a new
+# user would on such a host: apt-get install make, `make deps` (qemu/deps.sh
+# picks that release's names: clang-N, libclang-rt-N-dev, linux-source-X),
+# `make analyzer`, its unit tests (analyzer-check), the fuzz harnesses
+# built with that clang and run briefly; then the .deb (dpkg-buildpackage
+# -b), its Depends checked against the package that ships the libkdumpfile
+# that release has, the .deb installed with apt, and the installed
+# kmempool's info, waiters and scan run on a stock dump (the release's own,
+# build/t/stock-hang-SUITE from make test-stock SUITE=..., else the first
+# other there is; read-only bind mounts) with that release's libraries,
+# each printing what the host's build prints.  The chroot with its
+# packages is kept (build/debian-SUITE/host, keyed by the suite and
+# deps.sh); the source is copied in afresh each run.
+#   vmcore-tests/test-hosts.sh [SUITE...]
+GROUP=hosts
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/qemu/apt-suite.sh"
+SUITES=${*:-${HOST_SUITES:-trixie sid}}
+[ "$(id -u)" = 0 ] || { not_ok "needs root (debootstrap, chroot, mount)"; exit 1; }
+
+# in_host R CMD...: CMD in chroot R with /proc mounted and each directory
+# of $BINDS ("HOSTDIR:NAME ...") read-only at /NAME (all unmounted however
+# CMD ends).
+in_host() {
+	local r=$1
+	shift
+	(
+		mounted=()
+		trap 'for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}"; done' EXIT
+		trap 'exit 143' INT TERM HUP
+		mount -t proc proc "$r/proc" && mounted+=("$r/proc") || exit 1
+		for b in ${BINDS:-}; do
+			mkdir -p "$r/${b##*:}"
+			mount --bind "${b%:*}" "$r/${b##*:}" && mounted+=("$r/${b##*:}") || exit 1
+			mount -o remount,bind,ro "$r/${b##*:}" || exit 1
+		done
+		chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+	)
+}
+
+one() {
+	local s=$1 R L key t0 rel ver dep want got n
+	suite_paths "$s" || { not_ok "$s: unknown suite"; return; }
+	R=$SUITE_D/host L=$SUITE_D/host-logs
+	mkdir -p "$L"
+	if [ ! -f "$SUITE_D/minbase.tar" ]; then
+		stage "$s: debootstrap (once, shared with the stock rig's chroot)"
+		suite_minbase "$s" || { not_ok "$s: debootstrap failed"; return; }
+	fi
+	key=$( (echo "$s"; cat "$ROOT/qemu/deps.sh") | sha256sum | cut -c1-16)
+	t0=$(date +%s)
+	if [ "$(cat "$R/.kmp-key" 2>/dev/null)" != "$key" ]; then
+		suite_root_busy "$R" && { not_ok "$s: something is mounted below $R"; return; }
+		rm -rf "$R"; mkdir -p "$R"
+		tar -C "$R" -xf "$SUITE_D/minbase.tar"
+		mkdir -p "$R/etc/dpkg/dpkg.cfg.d"
+		echo force-unsafe-io > "$R/etc/dpkg/dpkg.cfg.d/kmp-unsafe-io"
+		cp /etc/resolv.conf "$R/etc/resolv.conf"
+		echo 'Acquire::Check-Valid-Until "false";' > "$R/etc/apt/apt.conf.d/99kmp-valid-until"
+		stage "$s: apt-get install make, then make deps (a new host's first steps)"
+		if in_host "$R" sh -c 'apt-get update -q && apt-get install -y -q --no-install-recommends make' \
+			> "$L/make.log" 2>&1; then
+			:
+		else
+			not_ok "$s: apt-get install make failed ($L/make.log)"; return
+		fi
+	fi
+	rm -rf "$R/src"; mkdir -p "$R/src"
+	(cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --no-recursion) |
+		tar -C "$R/src" -xf -
+	if in_host "$R" make -C /src deps > "$L/deps.log" 2>&1; then
+		echo "$key" > "$R/.kmp-key"
+		ok "$s: make deps installs by this release's names ($(grep -o 'installing: .*' "$L/deps.log" | grep -oE '(clang|libclang-rt|linux-source)-[0-9.]+(-dev)?' | tr '\n' ' ')$(grep -c 'note:' "$L/deps.log") notes; $(( $(date +%s) - t0 )) s)"
+	else
+		not_ok "$s: make deps failed ($L/deps.log: $(tail -2 "$L/deps.log" | tr '\n' ' '))"
+		return
+	fi
+	rel=$(. "$R/etc/os-release"; echo "${VERSION_CODENAME:-$s}")
+	ver=$(in_host "$R" dpkg-query -W -f='${Version}' libkdumpfile-dev)
+	t0=$(date +%s)
+	if in_host "$R" make -C /src analyzer > "$L/analyzer.log" 2>&1 &&
+	   in_host "$R" /src/build/analyzer/kmempool --version > "$L/version.out" 2>&1; then
+		ok "$s: make analyzer builds against libkdumpfile $ver ($(( $(date +%s) - t0 )) s; $(head -1 "$L/version.out"))"
+	else
+		not_ok "$s: make analyzer against libkdumpfile $ver failed ($L/analyzer.log: $(grep -m3 -E 'error|Error' "$L/analyzer.log" | tr '\n' ' '))"
+		return
+	fi
+	# The unit tests against this release's libraries (ASan+UBSan).
+	if in_host "$R" make -s -C /src analyzer-check > "$L/check.log" 2>&1; then
+		ok "$s: make analyzer-check passes ($(grep -c '^ok - ' "$L/check.log") ok lines)"
+	else
+		not_ok "$s: make analyzer-check: $(grep -c '^not ok' "$L/check.log") not ok ($L/check.log: $(grep -m2 '^not ok' "$L/check.log" | tr '\n' ' '))"
+	fi
+	# The libFuzzer harnesses with the release's clang and runtime (make deps): built, each
+	# of three run 5 s.
+	if in_host "$R" sh -c 'make -s -C /src/analyzer O=/src/build/analyzer fuzz-build &&
+			FUZZ_JOBS=1 bash /src/analyzer/fuzz/run.sh /src/build/analyzer/fuzz 5 \
+			fuzz_kobjs fuzz_diskdump fuzz_flat' > "$L/fuzz.log" 2>&1 &&
+	   [ "$(grep -c '^ok - fuzz: ' "$L/fuzz.log")" = 3 ]; then
+		ok "$s: the fuzz harnesses build with $(in_host "$R" sh -c 'ls /usr/bin/clang-[0-9]* | sort -V | tail -1' | xargs basename) and run ($(grep -o 'fuzz_kobjs [0-9]* execs' "$L/fuzz.log"))"
+	else
+		not_ok "$s: fuzz harnesses ($L/fuzz.log: $(grep -m2 -E 'not ok|rror' "$L/fuzz.log" | tr '\n' ' '))"
+	fi
+	# The package, its dependency on this release's libkdumpfile, installed with apt.
+	t0=$(date +%s)
+	rm -rf "$R/deb"; mkdir -p "$R/deb"
+	cp -a "$R/src" "$R/deb/kmempool" && rm -rf "$R/deb/kmempool/build"
+	if in_host "$R" sh -c 'cd /deb/kmempool && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b' \
+		> "$L/deb.log" 2>&1; then
+		ok "$s: dpkg-buildpackage -b ($(( $(date +%s) - t0 )) s)"
+	else
+		not_ok "$s: dpkg-buildpackage failed ($L/deb.log: $(tail -3 "$L/deb.log" | tr '\n' ' '))"
+		return
+	fi
+	dep=$(in_host "$R" sh -c 'dpkg-deb -f /deb/kmempool_*.deb Depends')
+	want=$(in_host "$R" sh -c 'dpkg -S "$(readlink -f /usr/lib/x86_64-linux-gnu/libkdumpfile.so)" | cut -d: -f1')
+	if [ -n "$want" ] && printf '%s\n' "$dep" | tr ',' '\n' | grep -qE "^ *$want \(>= [0-9]"; then
+		ok "$s: the .deb depends on $want, the package of the libkdumpfile it loads ($(printf '%s' "$dep" | tr ',' '\n' | grep -E "^ *$want" | sed 's/^ *//'))"
+	else
+		not_ok "$s: the .deb's Depends ($dep) does not name $want"
+	fi
+	if in_host "$R" sh -c 'apt-get install -y -q --no-install-recommends /deb/kmempool_*.deb' \
+		> "$L/install.log" 2>&1 && in_host "$R" test -x /usr/bin/kmempool; then
+		ok "$s: the .deb installs with apt ($(in_host "$R" dpkg-query -W -f='${Package} ${Version}' kmempool))"
+	else
+		not_ok "$s: apt-get install of the .deb failed ($L/install.log)"
+		return
+	fi
+	# The installed kmempool on a stock dump (the release's own if there is
+	# one, else the first other there is), with this release's libraries:
+	# exit 0 and the very output of the host's build on the same dump.
+	for d in "$s" $KMP_ALL_SUITES; do
+		dumps "$R" "$s" "$d" && return
+	done
+	not_ok "$s: no stock dump to read (make test-stock [SUITE=...] first)"
+}
+
+# dumps R SUITE DSUITE: the installed kmempool of chroot R (release SUITE)
+# on DSUITE's stock dumps; false if there are none.
+dumps() {
+	local r=$1 s=$2 ds=$3 dir z cmd base rc hrc
+	suite_paths "$ds" || return 1
+	dir=$T/$SUITE_T
+	[ -f "$SUITE_K/vmlinux" ] && [ -f "$SUITE_MOD/kmp_stock.ko" ] || return 1
+	z=
+	for f in "$dir"/dump-zlib "$dir"/dump-flat "$dir"/dump-*; do
+		[ -f "$f" ] && head -c 16 "$f" | grep -aqE '^(.ELF|KDUMP|makedumpfile)' && { z=$f; break; }
+	done
+	[ -n "$z" ] || return 1
+	base=$(basename "$z")
+	for cmd in info waiters scan; do
+		BINDS="$dir:stock $SUITE_K:kernel $SUITE_MOD:mod" in_host "$r" \
+			kmempool $cmd -c "/stock/$base" -s /kernel/vmlinux -M /mod/kmp_stock.ko \
+			> "$T/hosts-$s-$ds-$cmd.out" 2> "$T/hosts-$s-$ds-$cmd.err"
+		rc=$?
+		"$B/analyzer/kmempool" $cmd -c "$z" -s "$SUITE_K/vmlinux" -M "$SUITE_MOD/kmp_stock.ko" \
+			> "$T/hosts-host-$ds-$cmd.out" 2> /dev/null
+		hrc=$?
+		# info names the files it read: the chroot's paths differ.
+		sed -i "s#/stock/#$dir/#g; s#/kernel/#$SUITE_K/#g; s#/mod/#$SUITE_MOD/#g" "$T/hosts-$s-$ds-$cmd.out"
+		if [ $rc = 0 ] && [ $hrc = 0 ] && [ -s "$T/hosts-$s-$ds-$cmd.out" ] &&
+		   cmp -s "$T/hosts-$s-$ds-$cmd.out" "$T/hosts-host-$ds-$cmd.out"; then
+			ok "$s: the installed kmempool $cmd on $ds's $base: exit 0, the host build's $(wc -l < "$T/hosts-$s-$ds-$cmd.out") lines"
+		else
+			not_ok "$s: kmempool $cmd on $ds's $base: exit $rc (host $hrc), $(diff "$T/hosts-host-$ds-$cmd.out" "$T/hosts-$s-$ds-$cmd.out" | head -3 | tr '\n' ' ') $(head -2 "$T/hosts-$s-$ds-$cmd.err" | tr '\n' ' ')"
+		fi
+	done
+	return 0
+}
+
+for s in $SUITES; do
+	one "$s"
+done
+echo "$pass passed, $fail failed" >&2
+[ "$fail" = 0 ]
