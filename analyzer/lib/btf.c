@@ -22,13 +22,25 @@
 static const char btf_tag;	/* the abbrev of every BTF handle */
 
 /*
+ * The header every BTF has: the first 24 bytes of struct btf_header.
+ * Newer uapi headers (libbpf 1.7, Debian sid) append a layout section to
+ * the struct, and a blob may have either; the kernel and libbpf read the
+ * fields its hdr_len covers.
+ */
+struct btf_header_v1 {
+	uint16_t magic;
+	uint8_t version, flags;
+	uint32_t hdr_len, type_off, type_len, str_off, str_len;
+};
+
+/*
  * What libbpf 1.1 leaves unchecked and the kernel's own parser refuses:
  * sections that are not 4-byte aligned (the type records would be read
  * misaligned) or that lie past the blob.
  */
 static bool header_ok(const void *data, uint64_t size)
 {
-	struct btf_header h;
+	struct btf_header_v1 h;
 
 	memcpy(&h, data, sizeof(h));
 	return h.magic == BTF_MAGIC && h.version == BTF_VERSION && h.hdr_len >= sizeof(h) &&
