@@ -734,7 +734,8 @@ static bool pool_finish(struct pools_arg *a, uint64_t addr, const struct record 
 	} else if (p.v12 && p.waiting && !q.ages) {
 		note(a, "how long the tasks on mempool %s at 0x%" PRIx64 " have waited is unknown "
 		     "(printed as ?): %s", p.name, addr,
-		     a->have_now ? "HZ unknown (neither tick_nsec nor jiffies_64's initial value tells it)" : "jiffies unreadable");
+		     a->have_now ? "HZ unknown (the kernel has no tick_nsec, and jiffies_64's initial value is "
+		     "read from the vmlinux file: give -s VMLINUX)" : "jiffies unreadable");
 		a->st->uncounted++;
 		p.oldest_unknown = true;
 	}

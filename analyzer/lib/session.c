@@ -104,8 +104,10 @@ static uint64_t hz_from_initial_jiffies(struct kmp_session *s, const struct kmp_
  * The clock for format 1.2's wait times: jiffies_64, and HZ from
  * tick_nsec (the length of a tick in ns, NTP-adjusted by a few ppm at
  * most, so rounding 10^9 / tick_nsec gives CONFIG_HZ), or, on kernels
- * without tick_nsec (7.x), from jiffies_64's initial value.  Left zero when
- * either is missing or implausible; the waits are then printed as "?".
+ * without tick_nsec (7.x), from jiffies_64's initial value in the vmlinux
+ * file (so not from the dump alone).  HZ is left zero when it cannot be
+ * told, the clock entirely when jiffies_64 is missing; the waits are then
+ * printed as "?".
  */
 static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
 			  const struct kmp_sym *tick)
@@ -122,8 +124,7 @@ static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
 		hz = (1000000000u + tick_nsec / 2) / tick_nsec;
 	else if (!tick->found)
 		hz = hz_from_initial_jiffies(s, jiffies);
-	if (!hz)
-		return;
+	/* jiffies without HZ still says "HZ unknown" rather than "jiffies unreadable". */
 	s->clock.jiffies_addr = jiffies->addr + s->kaslr;
 	s->clock.jiffies_size = jiffies->size;
 	s->clock.hz = hz;
