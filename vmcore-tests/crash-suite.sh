@@ -8,7 +8,7 @@
 #   vmcore-tests/crash-suite.sh       -> prints the chroot's path
 #
 # In the chroot: crash, gcc, make, pkg-config, libdw-dev, libelf-dev,
-# libdebuginfod-dev, libkdumpfile-dev, libdeflate-dev (the analyzer's headers; apt,
+# libdebuginfod-dev, libkdumpfile-dev, libdeflate-dev, libbpf-dev (the analyzer's headers; apt,
 # once); the analyzer's sources copied to /kmp/src and `make crash-ext`
 # into /kmp/build (kmempool.so), redone when the sources change.  The host
 # keeps its own crash for the stock bookworm dump.
@@ -23,7 +23,7 @@ die() { echo "crash-suite: $*" >&2; exit 1; }
 [ -n "$R" ] || { echo ""; exit 0; }	# the host's own suite: the host's crash
 [ -f "$R/.kmp-key" ] || die "no chroot $R (vmcore-tests/build-initrd.sh builds it)"
 LOG=$SUITE_D/crash-suite.log
-PKGS=(crash gcc make pkg-config libdw-dev libelf-dev libdebuginfod-dev libkdumpfile-dev libdeflate-dev)
+PKGS=(crash gcc make pkg-config libdw-dev libelf-dev libdebuginfod-dev libkdumpfile-dev libdeflate-dev libbpf-dev)
 if ! in_suite_root "$R" dpkg-query -W "${PKGS[@]}" > /dev/null 2>&1; then
 	stage "apt-get install ${PKGS[*]}"
 	in_suite_root "$R" apt-get install -y -q --no-install-recommends "${PKGS[@]}" > "$LOG" 2>&1 ||
