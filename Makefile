@@ -158,8 +158,11 @@ test-kdump: initrd kernel-noproc
 	@$(MAKE) -s -C analyzer O=$(B)/analyzer $(B)/analyzer/kmempool-asan $(B)/analyzer/fake_vmlinux
 	@bash vmcore-tests/test-kdump.sh
 
+# What it prints is also kept in build/demo.log (make test's readme step
+# compares README's demo blocks with it).
 demo: deps
-	@bash vmcore-tests/demo.sh
+	@mkdir -p $(B) && bash -c 'set -o pipefail; bash vmcore-tests/demo.sh 2>&1 | tee $(B)/demo.log.tmp' && \
+		mv $(B)/demo.log.tmp $(B)/demo.log
 
 bench: deps
 	@bash vmcore-tests/bench.sh
@@ -200,6 +203,10 @@ test-json:
 test-churn: initrd
 	@bash vmcore-tests/test-churn.sh
 
+# README's demo blocks against a real run of the demo (issue 35).
+test-readme: initrd
+	@bash vmcore-tests/test-readme.sh
+
 # kmempool top on the hang dump.
 test-top:
 	@bash vmcore-tests/test-top.sh
@@ -233,4 +240,4 @@ distclean:
 	test-analyzer test-fuzz test-series test-rig test-live test-md test-scale test-noproc \
 	test-kdump test-debuginfod test-triage \
 	kernel-stock-tiny bench-fastpath bench-procread test-fastpath bench-stock test-crash-valgrind \
-	test-stall
+	test-stall test-readme

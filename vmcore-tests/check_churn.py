@@ -41,6 +41,40 @@ version = read(D.f("proc-boot")).split("\n")[0].split(": ")[1]
 cols = FORMATS[version]
 
 
+# What kmp_churn's instances carry (kmp_churn.c): a kmalloc pool's size and
+# first min_nr, a private pool's first min_nr.
+INSTANCE = {"kmalloc": re.compile(r"a[0-9]+s([0-9]+)m([0-9]+)|b[0-9]+s([0-9]+)"),
+            "private": re.compile(r"a[0-9]+m([0-9]+)|b[0-9]+")}
+
+
+def num(p, k):
+    v = p.get(k)
+    return int(v) if v is not None and re.fullmatch(r"-?[0-9]+", v) else None
+
+
+def mixed(p, kind):
+    """Why the line p of a churn pool cannot be one pool, or None: a size or
+    min_nr its instance does not carry, or counters the kernel never keeps
+    (0 <= low_nr <= curr_nr <= min_nr; a zero-minimum pool keeps at most one
+    element since Linux 6.17)."""
+    mn, cur, low, size = num(p, "min_nr"), num(p, "curr_nr"), num(p, "low_nr"), num(p, "elem_size")
+    m = INSTANCE[kind].fullmatch(p.get("instance", "-")) if kind in INSTANCE else None
+    if m and kind == "kmalloc":
+        want_size = int(m.group(1) or m.group(3))
+        if size is not None and size != want_size:
+            return f"elem_size {size}, instance says {want_size}"
+        if m.group(2) is not None and mn is not None and mn != int(m.group(2)):
+            return f"min_nr {mn}, instance says {m.group(2)}"
+    if m and kind == "private" and m.group(1) is not None and mn is not None and \
+            mn != int(m.group(1)):
+        return f"min_nr {mn}, instance says {m.group(1)}"
+    if mn is not None and cur is not None and not 0 <= cur <= max(mn, 1):
+        return f"curr_nr {cur} with min_nr {mn}"
+    if low is not None and cur is not None and not 0 <= low <= cur:
+        return f"low_nr {low} with curr_nr {cur}"
+    return None
+
+
 def check_pool(p, where, problems, seen):
     """A pool line (dict of str) is a pool that existed; counts churn pools."""
     name = p["name"]
@@ -61,8 +95,10 @@ def check_pool(p, where, problems, seen):
                           site_problem(p)):
         problems.append(f"{where}: {name} has site {p['site']}: {site_problem(p)}")
     elif "instance" in p and not (p["instance"] == "-" or kind in ("kmalloc", "private") and
-                                  re.fullmatch(r"[ab][0-9]+", p["instance"])):
+                                  INSTANCE[kind].fullmatch(p["instance"])):
         problems.append(f"{where}: {name} has instance {p['instance']} (freed string?)")
+    elif mixed(p, kind):
+        problems.append(f"{where}: a line of two pools: {mixed(p, kind)}: {p}")
     else:
         seen.add((name, p.get("site"), p.get("instance")))
         if p.get("instance", "-") != "-":
@@ -137,8 +173,13 @@ R.check(not problems, f"every run complete (exit 0) or changed (exit 7): "
         "\n".join(problems[:20]))
 R.check("instance" not in cols or len(relabelled) >= 5,
         f"{len(relabelled)} churn pools were seen with the instance their thread "
-        f"set (a<R>, then b<R> after the old string was freed), none with another",
+        f"set (a<R>..., then b<R>... after the old string was freed), none with another, "
+        f"and none with a size, min_nr or counters of another pool",
         sorted(relabelled)[:10])
+zero = {(n, i) for n, i in relabelled if re.fullmatch(r"a[0-9]+s[0-9]+m0", i)}
+R.check("instance" not in cols or zero,
+        f"zero-minimum churn pools were listed ({len(zero)}; min_nr 0, up to one element "
+        f"kept), not left out as corrupt", sorted(zero)[:5])
 R.check(len(seen) >= 10 and rcs.get(0, 0) > 0,
         f"the runs saw the churn: {len(seen)} distinct kmp_churn pools in complete reports")
 try:

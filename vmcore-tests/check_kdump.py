@@ -445,14 +445,17 @@ else:  # hang
                   set(w["pid"] for w in js["pools"][0]["waiters"]) <= set(pids) and
                   js["pools"][0]["name"] == jl["pools"][0]["name"] == "kmp_test_page" and
                   js["pools"][0]["alloc"] == "kmp_fail_alloc [kmp_test]" and
-                  js["pools"][0]["type"] == "page" and
-                  js["pools"][0]["elem_size"] == 4096 << P["page_order"] and
+                  # the kernel's rule (the allocation function, swapped by the
+                  # test): private, as the list says, of unknown size
+                  js["pools"][0]["type"] == jl["pools"][0]["type"] == "private" and
+                  js["pools"][0]["elem_size"] is None and
                   not js["unknown"])
         except (ValueError, KeyError, TypeError, IndexError):
             ok = False
         R.check(ok, f"waiters from task stacks == waiters from mempool_list on {label}: the "
                 f"pool at the same address, its min_nr, curr_nr and the tasks in D state; "
-                f"named by its tag as the list names it (kmp_test_page), alloc and type derived",
+                f"named by its tag as the list names it (kmp_test_page), alloc derived, type by the "
+                f"kernel's rule as the list has it",
                 f"list: {lst}\nstacks: {stk}")
     # The scan (the inventory kernels without the series get) against mempool_list: the
     # same pools, none missing, none extra, with the same values.  The side-by-side
@@ -460,21 +463,20 @@ else:  # hang
     def scan_vs_list(label, rc1, lst_out, rc2, scan_out, scan_err, clean, artifact):
         try:
             jl, js = json.loads(lst_out), json.loads(scan_out)
-            want = {p["address"]: (p["min_nr"], p["curr_nr"], p["elem_size"], p["waiting"])
-                    for p in jl["pools"]}
-            got = {p["address"]: (p["min_nr"], p["curr_nr"], p["elem_size"], p["waiting"])
-                   for p in js["pools"]}
+            # type and elem_size by one rule, the kernel's (mempool_type(): the
+            # allocation function), in the list and the scan alike; a private
+            # pool's size is unknown to both: 0 in the kernel's table, null in
+            # the scan's JSON (the hang's kmp_test_page, whose pool->alloc the
+            # test swapped, is private in both)
+            def row(p, scan):
+                size = p["elem_size"]
+                if not scan and p["type"] == "private" and size == 0:
+                    size = None
+                return (p["type"], size, p["min_nr"], p["curr_nr"], p["waiting"])
+            want = {p["address"]: row(p, False) for p in jl["pools"]}
+            got = {p["address"]: row(p, True) for p in js["pools"]}
             missing, extra = set(want) - set(got), set(got) - set(want)
-            differ = {a for a in set(want) & set(got) if want[a] != got[a] and
-                      (want[a][0], want[a][1], want[a][3]) != (got[a][0], got[a][1], got[a][3])}
-            # elem_size: the scan cannot know a private pool's (null), and series v6
-            # says 0 for a pool whose allocation function is not one of mm's (the
-            # hang's kmp_test_page, whose pool->alloc the test swapped: the scan
-            # still sees a page pool by its free function and order); all
-            # others must agree
-            lt = {p["address"]: p["type"] for p in jl["pools"]}
-            differ |= {a for a in set(want) & set(got) if got[a][2] is not None and
-                       got[a][2] != want[a][2] and lt[a] != "private"}
+            differ = {a: (want[a], got[a]) for a in set(want) & set(got) if want[a] != got[a]}
             with open(f(artifact), "w") as out:
                 for p in js["pools"]:
                     out.write(f"{p['address']}  {p.get('list_name', '?'):32} {p['name']}\n")
@@ -484,7 +486,7 @@ else:  # hang
         except (ValueError, KeyError, TypeError) as e:
             ok, missing, extra, differ = False, e, None, None
         R.check(ok, f"kmempool scan on {label} finds exactly the pools on mempool_list (same addresses, "
-                "min_nr, curr_nr, elem_size, waiting), none missing, none extra",
+                "type, elem_size, min_nr, curr_nr, waiting), none missing, none extra",
                 f"missing {missing} extra {extra} differ {differ}\n{scan_err}")
         return ok, js if ok else None
 

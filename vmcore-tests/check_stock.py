@@ -51,7 +51,7 @@ BLOCKED = {
     "kmp_stock_devs[1].pool": ("block_dev1", "dev_size"),
 }
 POOL_RE = re.compile(r"kmp_stock: pool (\S+) at ([0-9a-f]{16}) type (\S+) "
-                     r"min_nr (\d+) elem_size (\d+)$")
+                     r"min_nr (\d+) curr_nr (\d+) elem_size (\d+)$")
 WAITER_RE = re.compile(r"kmp_stock: waiter pid (\d+) on (\S+) at ([0-9a-f]{16})$")
 FORMATS = {"flat": b"makedumpfile\0", "zlib": b"KDUMP   ", "elf": b"\x7fELF"}
 
@@ -67,12 +67,20 @@ def ground_truth(r, o, params):
         m = POOL_RE.search(line)
         if m:
             pools[m.group(1)] = (int(m.group(2), 16), m.group(3), int(m.group(4)),
-                                 int(m.group(5)))
+                                 int(m.group(6)), int(m.group(5)))
     bad = [v for v, (param, typ) in POOLS.items()
            if v not in pools or pools[v][2] != params[param] or pools[v][1] != typ]
     r.check(not bad and len(pools) == len(POOLS),
             f"the module reports its {len(POOLS)} pools with the requested min_nr",
             f"wrong or missing: {bad}\n{pools}")
+    # The kernel's fill (mm/mempool.c): min_nr elements; a zero-minimum pool
+    # (dev0_min=0) keeps 1 since Linux 6.17 (its array has a slot), 0 before.
+    zero = [(v, p[4]) for v, p in pools.items() if p[2] == 0]
+    r.check(all(p[4] == p[2] for p in pools.values() if p[2] > 0) and
+            all(c in (0, 1) for _, c in zero) and len(zero) == (params["dev0_min"] == 0),
+            f"the kernel filled each reserve: min_nr elements, and the zero-minimum pool "
+            f"{[f'{v} curr_nr {c}' for v, c in zero]}",
+            str(pools))
     waiters = {}
     for line in log.splitlines():
         m = WAITER_RE.search(line)
@@ -294,11 +302,11 @@ def check_scan(r, name, rc, text, err, pools, params):
             page << params["page_order"], "kmp_stock_ctx->buf_pool": params["buf_size"],
             "kmp_stock_big->pool": params["buf_size"]}
     bad = []
-    for var, (addr, typ, min_nr, _) in pools.items():
+    for var, (addr, typ, min_nr, _, curr_nr) in pools.items():
         p = found.get(addr)
         blocked = var in BLOCKED
         if (p is None or p["type"] != typ or p["min_nr"] != min_nr or
-                p["curr_nr"] != (0 if blocked else min_nr) or
+                p["curr_nr"] != (0 if blocked else curr_nr) or
                 p["elem_size"] != elem.get(var) or p["name"] != SCAN_NAMES[var] or
                 p["low_nr"] is not None or p["waits"] is not None or
                 p["waiting"] != (params[BLOCKED[var][0]] if blocked else 0)):

@@ -7,6 +7,7 @@
 
 #include "field.h"
 #include "poolcheck.h"
+#include "poolrule.h"
 
 static bool ptr_ok(uint64_t p)
 {
@@ -155,10 +156,10 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	pi->alloc = pf.alloc;
 	pi->free = pf.free;
 	pi->pool_data = pf.pool_data;
-	if (pi->min_nr < 0 || pi->min_nr > KMP_MIN_NR_MAX || pi->curr_nr < 0 ||
-	    pi->curr_nr > pi->min_nr) {
-		kmp_seterr(why, KMP_ERR_CORRUPT, "min_nr %" PRId64 ", curr_nr %" PRId64 " out of range",
-			   pi->min_nr, pi->curr_nr);
+	if (pi->min_nr > KMP_MIN_NR_MAX || !kmp_pool_curr_ok(pi->min_nr, pi->curr_nr, pf.elements)) {
+		kmp_seterr(why, KMP_ERR_CORRUPT, "min_nr %" PRId64 ", curr_nr %" PRId64 " out of range "
+			   "(the reserve holds at most %" PRId64 ")", pi->min_nr, pi->curr_nr,
+			   kmp_pool_capacity(pi->min_nr, pf.elements));
 		goto out;
 	}
 	if (!kmp_kernel_is_text(k, pi->alloc) || !kmp_kernel_is_text(k, pi->free)) {
@@ -171,23 +172,28 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 			   pi->alloc, pi->free);
 		goto out;
 	}
-	/* kmalloc_array(0) gives ZERO_SIZE_PTR (16); mempool_exit() leaves NULL. */
+	/*
+	 * The reserve array (poolrule.h): a zero-minimum pool's is ZERO_SIZE_PTR
+	 * up to Linux 6.16 and one slot since; mempool_exit() leaves NULL.
+	 */
 	if (strict) {
 		uint64_t elements = pf.elements;
 		uint64_t obj, cache, osize;
+		int64_t slots = kmp_pool_slots(pi->min_nr);
 
-		if (pi->min_nr ? !ptr_ok(elements) : elements != 16) {
+		if (pi->min_nr ? !ptr_ok(elements) :
+		    elements != KMP_ZERO_SIZE_PTR && !ptr_ok(elements)) {
 			kmp_seterr(why, KMP_ERR_CORRUPT, "no reserve array (0x%" PRIx64 "): not initialized, or "
 				   "exited", elements);
 			goto out;
 		}
-		/* The array is kmalloc_array(min_nr, sizeof(void *)): a slab object of its own. */
-		if (pi->min_nr && sl && sl->objects_ok &&
+		/* A real array is kmalloc_array(max(1, min_nr), sizeof(void *)): a slab object of its own. */
+		if (elements != KMP_ZERO_SIZE_PTR && sl && sl->objects_ok &&
 		    (!kmp_slab_object(k->mem, sl, elements, &obj, &cache) || obj != elements ||
 		     !kmp_read_uint(k->mem, cache + sl->object_size.off, sl->object_size.size,
-				    &osize, &e) || osize < (uint64_t)pi->min_nr * 8)) {
+				    &osize, &e) || osize < (uint64_t)slots * 8)) {
 			kmp_seterr(why, KMP_ERR_CORRUPT, "reserve array 0x%" PRIx64 " is no slab object of %" PRId64
-				   " pointers", elements, pi->min_nr);
+				   " pointers", elements, slots);
 			goto out;
 		}
 	}
@@ -225,18 +231,18 @@ static bool check(const struct kmp_kernel *k, const struct kmp_slablayout *sl, u
 	if (strict && !waiters_ok(k, addr + l->wait_head.off, why))
 		goto out;
 	/*
-	 * The type, from the free function: it says what the elements are
-	 * (a pool whose allocation function a caller wraps or swaps still
-	 * holds slab objects, kmalloc blocks or pages).  The allocation
-	 * function is shown by name.
+	 * The type, by the kernel's own rule (the series' mempool_type(), which
+	 * /proc/mempool and the list walk use): the allocation function says
+	 * what the elements are; a pool whose allocation function is not one of
+	 * mm's is private, of unknown element size, whatever its free function.
 	 */
-	if (f->free_slab && pi->free == f->free_slab) {
+	if (f->alloc_slab && pi->alloc == f->alloc_slab) {
 		pi->type = "slab";
-	} else if (f->kfree && pi->free == f->kfree) {
+	} else if (f->kmalloc && pi->alloc == f->kmalloc) {
 		pi->type = "kmalloc";
 		pi->elem_size = pi->pool_data;
 		pi->have_elem_size = true;
-	} else if (f->free_pages && pi->free == f->free_pages) {
+	} else if (f->alloc_pages && pi->alloc == f->alloc_pages) {
 		if (pi->pool_data > 20) {
 			kmp_seterr(why, KMP_ERR_CORRUPT, "page pool of order %" PRIu64, pi->pool_data);
 			goto out;

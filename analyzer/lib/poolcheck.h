@@ -2,7 +2,9 @@
 /*
  * kmempool: does the memory at an address hold an initialized mempool_t?
  * Checked by the DWARF layout alone, so that it works on any kernel: the
- * allocation functions are kernel or module text, 0 <= curr_nr <= min_nr,
+ * allocation functions are kernel or module text, 0 <= curr_nr <= what the
+ * kernel lets the reserve hold (poolrule.h: min_nr, 1 for a zero-minimum
+ * pool since Linux 6.17),
  * the elements array holds curr_nr readable non-NULL pointers, the lock
  * word is sane and the wait queue head's links agree.
  */
@@ -16,7 +18,8 @@
 
 struct kmp_poolinfo {
 	uint64_t addr;
-	const char *type;		/* "slab", "kmalloc", "page", "private" */
+	const char *type;		/* "slab", "kmalloc", "page", "private": by the
+					 * alloc function, as the kernel's mempool_type() */
 	int64_t min_nr, curr_nr;
 	uint64_t alloc, free, pool_data;
 	bool have_elem_size;

@@ -9,6 +9,7 @@
 
 #include "field.h"
 #include "namerule.h"
+#include "poolrule.h"
 #include "pools.h"
 #include "readcache.h"
 #include "tagname.h"
@@ -267,36 +268,67 @@ static int pool_string(struct pools_arg *a, uint64_t addr, const char *what, uin
 }
 
 /*
+ * The members of a pool record that a line prints or derives its values
+ * from and that the kernel sets once, at mempool_init() (min_nr and the
+ * array also at a resize): a pool that reads with other values in these
+ * is another pool, freed and made again at the same address, or one that
+ * changed under the walk.  The counters are not among them: they move
+ * with every allocation, and a line takes them from one read.
+ */
+static size_t identity_fields(const struct kmp_layout *l, const struct kmp_field **out)
+{
+	const struct kmp_field *const id5[] = { &l->list_next, &l->list_prev, &l->name, &l->owner,
+						&l->type, &l->elem_size, &l->min_nr, &l->elements,
+						&l->instance };
+	const struct kmp_field *const id6[] = { &l->list_next, &l->list_prev, &l->tag,
+						&l->instance, &l->alloc, &l->pool_data, &l->min_nr,
+						&l->elements };
+	size_t n = l->v6 ? sizeof(id6) / sizeof(id6[0]) : sizeof(id5) / sizeof(id5[0]) -
+		   (l->v12 ? 0 : 1);
+
+	memcpy(out, l->v6 ? id6 : id5, n * sizeof(*out));
+	return n;
+}
+
+/* Do the records @was and @now (read from @addr) hold the same pool?  Else @err (changed). */
+static bool same_identity(const struct kmp_layout *l, uint64_t addr, const unsigned char *was,
+			  const unsigned char *now, struct kmp_err *err)
+{
+	const struct kmp_field *id[16];
+	size_t n = identity_fields(l, id);
+	uint64_t v0, v1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!kmp_field_get(was, l->pool_size, id[i], &v0, err) ||
+		    !kmp_field_get(now, l->pool_size, id[i], &v1, err))
+			return false;
+		if (v0 != v1) {
+			kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
+				  "it was read (%s)", addr, id[i]->name ? id[i]->name : "a member");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
  * Live memory: is the pool at @addr, whose record was read into a->buf and
- * again just now into a->again, still the same pool on the list?  Its
- * links and string pointers must not have changed, and the node before it
- * must still point to it: its next pointer is taken from @sp (read with
- * a->again) when it is there, else read now.
+ * again just now into a->again, still the same pool on the list?  Every
+ * member its line is made of (identity_fields()) must read as before, and
+ * the node before it must still point to it: its next pointer is taken
+ * from @sp (read with a->again) when it is there, else read now.
  */
 static bool same_and_linked(struct pools_arg *a, uint64_t addr, const struct kmp_spans *sp,
 			    struct kmp_err *err)
 {
 	const struct kmp_layout *l = a->l;
-	const struct kmp_field *const same5[] = { &l->list_next, &l->list_prev, &l->name, &l->owner,
-						  &l->instance };
-	const struct kmp_field *const same6[] = { &l->list_next, &l->list_prev, &l->tag,
-						  &l->instance };
-	const struct kmp_field *const *same = l->v6 ? same6 : same5;
-	size_t len = l->pool_size, nsame = l->v6 ? 4 : l->v12 ? 5 : 4;
-	uint64_t prev = 0, next = 0, prev_next = 0, was, now, at;
+	size_t len = l->pool_size;
+	uint64_t prev = 0, next = 0, prev_next = 0, at;
 	struct kmp_err why;
 	bool have = false;
 
-	for (size_t i = 0; i < nsame; i++) {
-		if (!kmp_field_get(a->buf, len, same[i], &was, err) ||
-		    !kmp_field_get(a->again, len, same[i], &now, err))
-			return false;
-		if (was != now) {
-			kmp_fault(err, KMP_ERR_CHANGED, addr, "mempool at 0x%" PRIx64 " changed while "
-				  "it was read", addr);
-			return false;
-		}
-	}
+	if (!same_identity(l, addr, a->buf, a->again, err))
+		return false;
 	if (!kmp_field_get(a->again, len, &l->list_prev, &prev, err) ||
 	    !kmp_field_get(a->again, len, &l->list_next, &next, err))
 		return false;
@@ -352,13 +384,19 @@ static bool read_counters(const struct kmp_layout *l, const unsigned char *buf,
 {
 	return kmp_field_sget(buf, l->pool_size, &l->min_nr, &p->min_nr, err) &&
 	       kmp_field_sget(buf, l->pool_size, &l->curr_nr, &p->curr_nr, err) &&
-	       kmp_field_sget(buf, l->pool_size, &l->low_nr, &p->low_nr, err);
+	       kmp_field_sget(buf, l->pool_size, &l->low_nr, &p->low_nr, err) &&
+	       kmp_field_get(buf, l->pool_size, &l->elements, &p->elements, err);
 }
 
-/* What the kernel keeps under the pool's lock (low_nr: the series'). */
+/*
+ * What the kernel keeps under the pool's lock (low_nr: the series'): the
+ * reserve holds 0 to min_nr elements, a zero-minimum pool's 0 or 1 since
+ * Linux 6.17 (poolrule.h), and low_nr is the least it has held.
+ */
 static bool counters_ok(const struct kmp_pool *p)
 {
-	return p->low_nr >= 0 && p->low_nr <= p->curr_nr && p->curr_nr <= p->min_nr;
+	return p->low_nr >= 0 && p->low_nr <= p->curr_nr &&
+	       kmp_pool_curr_ok(p->min_nr, p->curr_nr, p->elements);
 }
 
 /*
@@ -378,7 +416,9 @@ static bool check_counters(struct pools_arg *a, uint64_t addr, struct kmp_pool *
 	for (int i = 0; a->mem->live && !counters_ok(p) && i < 3; i++) {
 		if (!kmp_read(a->fresh, addr, a->again, a->l->pool_size, &why))
 			break;
-		if (!read_counters(a->l, a->again, p, err))
+		/* Counters of another pool made at this address would tear the line. */
+		if (!same_identity(a->l, addr, a->buf, a->again, err) ||
+		    !read_counters(a->l, a->again, p, err))
 			return false;
 	}
 	if (counters_ok(p))
@@ -386,8 +426,10 @@ static bool check_counters(struct pools_arg *a, uint64_t addr, struct kmp_pool *
 	if (a->mem->live && !still_listed(a, addr, err))
 		return false;
 	note(a, "mempool at 0x%" PRIx64 " left out as corrupt: its counters break 0 <= low_nr "
-	     "<= curr_nr <= min_nr (min_nr %" PRId64 ", curr_nr %" PRId64 ", low_nr %" PRId64
-	     "; name %.64s)", addr, p->min_nr, p->curr_nr, p->low_nr, p->name);
+	     "<= curr_nr <= %s (min_nr %" PRId64 ", curr_nr %" PRId64 ", low_nr %" PRId64
+	     "; name %.64s)", addr, p->min_nr ? "min_nr" : kmp_pool_capacity(0, p->elements) ?
+	     "1, a zero-minimum pool's one slot" : "0, a zero-minimum pool without slots",
+	     p->min_nr, p->curr_nr, p->low_nr, p->name);
 	a->st->skipped++;
 	*bad = true;
 	return true;
@@ -438,12 +480,12 @@ static bool record_fits(const struct kmp_layout *l, struct kmp_err *err)
 	const struct kmp_field *const fs[] = { &l->name, &l->owner, &l->type, &l->elem_size,
 					       &l->nr_reserve, &l->nr_wait, &l->min_nr,
 					       &l->curr_nr, &l->low_nr, &l->list_next,
-					       &l->list_prev, &l->instance, &l->nr_fail,
-					       &l->nr_empty };
+					       &l->list_prev, &l->elements, &l->instance,
+					       &l->nr_fail, &l->nr_empty };
 	const struct kmp_field *const fs6[] = { &l->tag, &l->instance, &l->alloc, &l->pool_data,
 						&l->nr_reserve, &l->nr_wait, &l->nr_fail,
 						&l->nr_empty, &l->min_nr, &l->curr_nr, &l->low_nr,
-						&l->list_next, &l->list_prev };
+						&l->list_next, &l->list_prev, &l->elements };
 	size_t n = sizeof(fs) / sizeof(fs[0]) - 3;
 
 	if (l->v6)
@@ -452,7 +494,7 @@ static bool record_fits(const struct kmp_layout *l, struct kmp_err *err)
 		n++;
 	if (!kmp_fields_fit(fs, n, l->pool_size, err))
 		return false;
-	return !l->nr_fail.ok || !l->nr_empty.ok || kmp_fields_fit(fs + 12, 2, l->pool_size, err);
+	return !l->nr_fail.ok || !l->nr_empty.ok || kmp_fields_fit(fs + 13, 2, l->pool_size, err);
 }
 
 /* A pool that breaks a rule, left out with one note; on live memory, if it is still there. */
@@ -901,6 +943,9 @@ static bool walk_attempts(struct pools_arg *a, uint64_t head, enum kmp_walk_stat
 		a->nkept = a->dropped = 0;
 		if (a->rc)
 			kmp_readcache_reset(a->rc);
+		/* Nothing read for a pool outlives a walk that found the list changed. */
+		if (st->attempts > 1)
+			kmp_tagcache_reset(a->tags);
 		/* Format 1.2: "now" for the waits, read again for each live walk. */
 		a->have_now = a->l->v12 && st->clock.jiffies_addr &&
 			      kmp_read_uint(a->fresh, st->clock.jiffies_addr, st->clock.jiffies_size,

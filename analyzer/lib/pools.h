@@ -18,6 +18,7 @@ struct kmp_pool {
 	const char *type;
 	uint64_t elem_size;
 	int64_t min_nr, curr_nr, low_nr;
+	uint64_t elements;	/* the reserve array's address (poolrule.h) */
 	uint64_t nr_reserve, nr_wait;
 	uint64_t waiting;
 	bool waiting_unknown;	/* the wait queue could not be counted: print "?" */

@@ -396,13 +396,21 @@ int kmp_tag_read(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t tag,
 	return rc;
 }
 
-void kmp_tagcache_free(struct kmp_tagcache *c)
+void kmp_tagcache_reset(struct kmp_tagcache *c)
 {
 	if (!c)
 		return;
 	for (size_t i = 0; i < KMP_TAGCACHE_SLOTS; i++) {
 		free(c->slot[i].raw);
 		kmp_tagstrs_put(c->slot[i].s);
+		c->slot[i].raw = NULL;
+		c->slot[i].s = NULL;
+		c->slot[i].addr = 0;
 	}
+}
+
+void kmp_tagcache_free(struct kmp_tagcache *c)
+{
+	kmp_tagcache_reset(c);
 	free(c);
 }

@@ -94,6 +94,8 @@ int kmp_tag_read_cached(struct kmp_tagcache *c, struct kmp_mem *mem, const struc
 			uint64_t tag, struct kmp_tagstrs **out, char *why, size_t whylen,
 			struct kmp_err *err);
 void kmp_tagcache_free(struct kmp_tagcache *c);
+/* Forget every tag @c holds (a walk that starts again from the head reads them anew). */
+void kmp_tagcache_reset(struct kmp_tagcache *c);
 
 /*
  * Read the NUL-terminated string at @addr, of any length below @max, into

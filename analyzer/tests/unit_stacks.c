@@ -365,19 +365,71 @@ static void test_poolcheck(void)
 	list_init(&w, OTHERQ + 0x10);
 	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "broken wait head accepted");
 	list_init(&w, head_of(1));
-	putf(p, &L.free, PRIV_FREE);		/* kmalloc alloc with another free: private */
+	/* The type by the kernel's rule (mempool_type()): the allocation function. */
+	putf(p, &L.free, PRIV_FREE);		/* mm's kmalloc alloc, another free: kmalloc */
 	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
-	      !strcmp(pi.type, "private") && !pi.have_elem_size, "mixed pair not private");
-	putf(p, &L.free, KFREE_FN);		/* a wrapped allocator: the free says kmalloc */
+	      !strcmp(pi.type, "kmalloc") && pi.elem_size == 100, "mixed pair: %s", pi.type);
+	putf(p, &L.free, KFREE_FN);		/* a swapped allocator with mm's free: private */
 	putf(p, &L.alloc, PRIV_ALLOC);
 	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
-	      !strcmp(pi.type, "kmalloc") && pi.elem_size == 100 &&
+	      !strcmp(pi.type, "private") && !pi.have_elem_size &&
 	      strcmp(pi.alloc_name, "mempool_kmalloc(100)"),
 	      "swapped alloc: %s %s", pi.type, pi.alloc_name);
+	putf(p, &L.alloc, KMALLOC_FN);
 	CHECK(!kmp_pool_check(&w.k, &w.sl, 0xffff888030000004ULL, &pi, &why),
 	      "unaligned address accepted");
 	CHECK(!kmp_pool_check(&w.k, &w.sl, 0xffff888050000000ULL, &pi, &why) &&
 	      strstr(why.msg, "unreadable"), "unmapped address: %s", why.msg);
+	memimg_free(&w.img);
+	end();
+}
+
+/*
+ * A pool of min_nr 0 by each kernel's rule (poolrule.h): up to Linux 6.16
+ * its reserve array is ZERO_SIZE_PTR and holds nothing; since 6.17 it is
+ * an array of one slot and the pool keeps 0 or 1 element.  The waiters'
+ * check takes both; the scan's strict check refuses the same counters
+ * (its function-entry rule needs symbols this world's vmlinux lacks, so
+ * only its refusals are checked here; the VM tests scan real 7.2 pools).
+ */
+static void test_zero_minimum(void)
+{
+	struct world w;
+	struct kmp_poolinfo pi;
+	struct kmp_err why;
+	unsigned char *p;
+
+	begin("zero-minimum pools: curr_nr 0 with ZERO_SIZE_PTR (to 6.16), 0 or 1 with an "
+	      "array of one slot (6.17 on); more is corrupt");
+	world_init(&w);
+	p = pool_bytes(&w, 1);
+	putf(p, &L.min_nr, 0);
+	/* 5.10 to 6.16: kmalloc_array(0) */
+	putf(p, &L.elements, 16);
+	putf(p, &L.curr_nr, 0);
+	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) && pi.min_nr == 0 &&
+	      pi.curr_nr == 0, "ZERO_SIZE_PTR, curr_nr 0: %s", why.msg);
+	putf(p, &L.curr_nr, 1);
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
+	      strstr(why.msg, "at most 0"), "ZERO_SIZE_PTR, curr_nr 1 accepted (%s)", why.msg);
+	CHECK(!kmp_pool_check_strict(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
+	      strstr(why.msg, "at most 0"), "strict: ZERO_SIZE_PTR, curr_nr 1 (%s)", why.msg);
+	/* 6.17 on: kmalloc_array(max(1, 0)), filled with one element */
+	putf(p, &L.elements, ELEMS + 0x100);
+	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) && pi.curr_nr == 1,
+	      "one slot, curr_nr 1 (a healthy 7.x pool): %s", why.msg);
+	putf(p, &L.curr_nr, 0);
+	CHECK(kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "one slot, curr_nr 0: %s",
+	      why.msg);
+	putf(p, &L.curr_nr, 2);
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
+	      strstr(why.msg, "at most 1"), "one slot, curr_nr 2 accepted (%s)", why.msg);
+	CHECK(!kmp_pool_check_strict(&w.k, &w.sl, pool_addr(1), &pi, &why) &&
+	      strstr(why.msg, "at most 1"), "strict: one slot, curr_nr 2 (%s)", why.msg);
+	putf(p, &L.elements, 0);	/* exited: NULL array, nothing kept */
+	putf(p, &L.curr_nr, 1);
+	CHECK(!kmp_pool_check(&w.k, &w.sl, pool_addr(1), &pi, &why), "NULL array, curr_nr 1 accepted");
+	kmp_vmlinux_funcs_free(w.k.funcs);
 	memimg_free(&w.img);
 	end();
 }
@@ -1068,6 +1120,7 @@ int main(int argc, char **argv)
 	L.threads_by_signal = false;
 	L.task_thread_group = L.task_thread_node;
 	test_poolcheck();
+	test_zero_minimum();
 	test_loops();
 	test_slab_threads();
 	test_kcore_clone();

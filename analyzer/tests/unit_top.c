@@ -243,9 +243,7 @@ int main(int argc, char **argv)
 	}
 	printf("# top: one refresh of 1000 pools: %.3f ms CPU mean, %.3f ms best (20 refreshes)\n",
 	       sum / 20, best);
-#ifndef UNIT_TOP_SANITIZED
-	CHECK(sum / 20 < 5.0, "one refresh of 1000 pools under 5 ms CPU (%.3f ms mean)", sum / 20);
-#endif
+	/* A time, not a test: make bench reports it (goal < 5 ms, unsanitized). */
 
 	free(o.buf);
 	kmp_top_free(&t);

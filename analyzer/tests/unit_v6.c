@@ -547,6 +547,55 @@ static void test_bad_counters(void)
 	end();
 }
 
+/*
+ * Zero-minimum pools on the list (poolrule.h), by each kernel's rule: to
+ * 6.16 the array is ZERO_SIZE_PTR and nothing is kept; from 6.17 (the
+ * series' 7.2 base) an array of one slot, 0 or 1 element kept.
+ */
+static void test_zero_minimum(void)
+{
+	static const struct { uint64_t elements; int curr, low; bool ok; const char *want; } c[] = {
+		{ 16, 0, 0, true, " 0       0      0 " },
+		{ 16, 1, 0, false, "<= 0, a zero-minimum pool without slots" },
+		{ 0xffff888012345600ULL, 1, 0, true, " 0       1      0 " },
+		{ 0xffff888012345600ULL, 1, 1, true, " 0       1      1 " },
+		{ 0xffff888012345600ULL, 0, 0, true, " 0       0      0 " },
+		{ 0xffff888012345600ULL, 2, 1, false, "<= 1, a zero-minimum pool's one slot" },
+	};
+	struct kmp_pools p;
+	struct kmp_err err;
+	struct fake f;
+	bool ok;
+
+	begin("zero-minimum pools: min_nr 0 with curr_nr 1 listed where the array has a slot "
+	      "(7.2), left out where it is ZERO_SIZE_PTR (to 6.16)");
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *t;
+
+		fake_four(&f);
+		put(pool_bytes(&f, 1), &L.min_nr, 0);
+		put(pool_bytes(&f, 1), &L.elements, c[i].elements);
+		put(pool_bytes(&f, 1), &L.curr_nr, (uint64_t)c[i].curr);
+		put(pool_bytes(&f, 1), &L.low_nr, (uint64_t)c[i].low);
+		ok = read_all(&f, &p, &err);
+		if (c[i].ok) {
+			t = table(&p);
+			CHECK(status(ok, &err, true) == KMP_OK && p.n == 4 && !notes[0] &&
+			      strstr(t, c[i].want), "case %zu: status %d, %zu pools, notes '%s':\n%s",
+			      i, status(ok, &err, true), p.n, notes, t);
+			free(t);
+		} else {
+			CHECK(status(ok, &err, true) == KMP_EPARTIAL && p.n == 3 &&
+			      strstr(notes, c[i].want) && strstr(notes, "name dm-crypt_req"),
+			      "case %zu: status %d, %zu pools: %s", i, status(ok, &err, true), p.n,
+			      notes);
+		}
+		kmp_pools_free(&p);
+		memimg_free(&f.img);
+	}
+	end();
+}
+
 static void test_format(void)
 {
 	struct kmp_err err;
@@ -709,6 +758,7 @@ int main(int argc, char **argv)
 	test_json();
 	test_bad_tag();
 	test_bad_counters();
+	test_zero_minimum();
 	test_format();
 	test_tag_cache();
 	test_queue_length();

@@ -25,7 +25,9 @@
  * sleep again; the hung-task detector never reports them.
  *
  * Ground truth for the checkers goes to the kernel log:
- *   kmp_stock: pool VARIABLE at ADDRESS type TYPE min_nr N elem_size N
+ *   kmp_stock: pool VARIABLE at ADDRESS type TYPE min_nr N curr_nr N elem_size N
+ * (curr_nr as the kernel filled the reserve: min_nr, and for dev0_min=0, a
+ * zero-minimum pool, 0 up to Linux 6.16 and 1 from 6.17 on)
  *   kmp_stock: waiter pid PID on VARIABLE at ADDRESS
  *   kmp_stock: ready
  * (%px: this is a test module; the addresses are what it is checked on.)
@@ -128,8 +130,8 @@ static void kmp_stock_free(void *element, void *pool_data)
 static void kmp_stock_report(const char *var, mempool_t *pool,
 			     const char *type, int elem_size)
 {
-	pr_info("kmp_stock: pool %s at %px type %s min_nr %d elem_size %d\n",
-		var, pool, type, pool->min_nr, elem_size);
+	pr_info("kmp_stock: pool %s at %px type %s min_nr %d curr_nr %d elem_size %d\n",
+		var, pool, type, pool->min_nr, pool->curr_nr, elem_size);
 }
 
 static int kmp_stock_waiter_fn(void *data)
@@ -217,8 +219,9 @@ static bool kmp_stock_params_ok(void)
 	int mins[] = { slab_min, dev0_min, dev1_min, page_min, buf_min, private_min, big_min };
 	int i;
 
+	/* dev0_min may be 0: a zero-minimum pool (mins[1]). */
 	for (i = 0; i < ARRAY_SIZE(mins); i++)
-		if (mins[i] < 1 || mins[i] > KMP_STOCK_MAX_MIN)
+		if (mins[i] < (i == 1 ? 0 : 1) || mins[i] > KMP_STOCK_MAX_MIN)
 			return false;
 	return slab_size > 0 && dev_size > 0 && buf_size > 0 && private_size > 0 &&
 	       page_order >= 0 && page_order <= 3 &&
@@ -251,8 +254,8 @@ static int __init kmp_stock_init(void)
 				   kmp_stock_free, (void *)(long)dev_size);
 		if (err)
 			goto fail;
-		pr_info("kmp_stock: pool kmp_stock_devs[%d].pool at %px type private min_nr %d elem_size %d\n",
-			i, &d->pool, d->pool.min_nr, dev_size);
+		pr_info("kmp_stock: pool kmp_stock_devs[%d].pool at %px type private min_nr %d curr_nr %d elem_size %d\n",
+			i, &d->pool, d->pool.min_nr, d->pool.curr_nr, dev_size);
 	}
 
 	kmp_stock_ctx = kzalloc(sizeof(*kmp_stock_ctx), GFP_KERNEL);

@@ -31,7 +31,12 @@
  * Every pool gets allocations and frees, and a resize up and down.  The
  * kmalloc and private pools' instance is set to "a<R>" before their
  * allocations and replaced by "b<R>" before their resize (the old string is
- * freed: a reader of the list must not print it).
+ * freed: a reader of the list must not print it).  The instance also
+ * carries what the line of that pool must show with it: a kmalloc pool's
+ * "a<R>s<SIZE>m<MIN>", then "b<R>s<SIZE>"; a private pool's "a<R>m<MIN>",
+ * then "b<R>" (a line that mixes two pools made at one address shows a size
+ * or min_nr its instance does not carry).  Every fourth kmalloc pool has
+ * min_nr 0: since Linux 6.17 such a pool keeps one element.
  *
  * Named pools are "kmp_churn_<kind>"; the series names unnamed ones after
  * the function that set them up (churn_page, churn_custom,
@@ -286,7 +291,7 @@ static void churn_reserve(struct churn_thread *t, mempool_t *pool,
 static void churn_kmalloc(struct churn_thread *t, long r)
 {
 	char name[CHURN_NAME_LEN];
-	int min_nr = 1 + churn_rand(t) % 8;
+	int min_nr = (r / 6) % 4 ? 1 + churn_rand(t) % 8 : 0;
 	size_t size = 8 + churn_rand(t) % 2000;
 	mempool_t *pool;
 
@@ -298,10 +303,13 @@ static void churn_kmalloc(struct churn_thread *t, long r)
 		return;
 	}
 	churn_created(pool);
-	snprintf(name, sizeof(name), "a%ld", r);
+	snprintf(name, sizeof(name), "a%lds%zum%d", r, size, min_nr);
 	mempool_set_instance(pool, name);
-	churn_use(pool, min_nr * 2, size, false);
-	snprintf(name, sizeof(name), "b%ld", r);
+	churn_use(pool, max(2, min_nr * 2), size, false);
+	/* A zero-minimum pool stays listed a while, for the readers to meet it. */
+	if (!min_nr)
+		msleep(10 + churn_rand(t) % 20);
+	snprintf(name, sizeof(name), "b%lds%zu", r, size);
 	mempool_set_instance(pool, name);
 	churn_resize(pool, min_nr, size, false);
 	churn_destroy(pool);
@@ -383,7 +391,7 @@ static void churn_private(struct churn_thread *t, long r)
 		return;
 	}
 	churn_created(pool);
-	snprintf(name, sizeof(name), "a%ld", r);
+	snprintf(name, sizeof(name), "a%ldm%d", r, min_nr);
 	mempool_set_instance(pool, name);
 	churn_use(pool, min_nr + 2, ctx->size, false);
 	churn_reserve(t, pool, ctx, min_nr);
