@@ -198,7 +198,7 @@ R.check(num("free-listed.rc") == 0 and len(re.findall(
 fl = text("proc-freed-listed") or ""
 R.check(fl.startswith("mempool - version: ") and "kmp_freed_listed" not in fl,
         "and taken off the list: /proc/mempool reads cleanly after, without it", fl[:500])
-R.check(not re.search(r"KASAN|BUG:", od), "no KASAN report or BUG for it (caught before "
+R.check(not re.search(r"KASAN|\bBUG:", od), "no KASAN report or BUG for it (caught before "
         "any reader followed freed memory)", od[:3000])
 
 # The kernel log: the serial console has all of it (dmesg's ring may wrap);
