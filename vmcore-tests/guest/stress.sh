@@ -61,6 +61,7 @@ rmmod kmp_test; echo $? > /out/own-rmmod.rc
 insmod /lib/kmp_test.ko 2>> /out/odebug.err
 echo KMP-MARK-ODEBUG-BEGIN > /dev/kmsg
 kmp_cmd free_listed x 2>> /out/odebug.err; echo $? > /out/free-listed.rc
+sleep 2	# a free may be checked late (KASAN's quarantine)
 echo KMP-MARK-ODEBUG-END > /dev/kmsg
 snap proc-freed-listed
 rmmod kmp_test 2>> /out/odebug.err

@@ -271,19 +271,30 @@ static bool kmp_embedded(struct kmp_pool *p)
  * (CONFIG_DEBUG_OBJECTS_MEMPOOL): a pool embedded in a kmalloc'ed struct,
  * listed, and the struct freed without mempool_exit().  debugobjects must
  * report it ("free active ... object type: mempool") and take the pool off
- * the list before the memory is reused.  The elements the pool held are
- * freed by hand afterwards, so that kmemleak's check stays meaningful.
+ * the list before the memory is reused.  Its element is a static buffer
+ * (a private pool: KASAN does not poison it) and its array is freed by
+ * hand afterwards, so that kmemleak's check stays meaningful.
  */
 struct kmp_victim {
 	char pad[40];
 	mempool_t pool;
 };
 
+static char kmp_victim_elem[32];
+
+static void *kmp_victim_alloc(gfp_t gfp, void *data)
+{
+	return kmp_victim_elem;
+}
+
+static void kmp_victim_free(void *element, void *data)
+{
+}
+
 static int kmp_free_listed(void)
 {
 	struct kmp_victim *v;
 	void **elements;
-	void *elem;
 	int err;
 
 	if (!IS_ENABLED(CONFIG_DEBUG_OBJECTS_MEMPOOL))
@@ -291,15 +302,14 @@ static int kmp_free_listed(void)
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
-	err = mempool_init_kmalloc_pool_named(&v->pool, "kmp_freed_listed", 1, 32);
+	err = mempool_init_named(&v->pool, "kmp_freed_listed", 1, kmp_victim_alloc,
+				 kmp_victim_free, NULL);
 	if (err) {
 		kfree(v);
 		return err;
 	}
 	elements = v->pool.elements;
-	elem = elements[0];
 	kfree(v);		/* the bug: no mempool_exit() */
-	kfree(elem);
 	kfree(elements);
 	return 0;
 }
