@@ -120,7 +120,7 @@ def show(log, name):
     out, dots = [], False
     for line in run:
         f = line.split()
-        row = len(f) >= 11 and (f[1] in TYPES or (len(f) > 2 and f[1] in TYPES))
+        row = len(f) >= 11 and f[1] in TYPES
         if row and not keep.search(line):
             if not dots:
                 out.append("...")
