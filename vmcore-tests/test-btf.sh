@@ -168,7 +168,9 @@ for SUITE in "${SUITES[@]}"; do
 	"$KMP" scan -f json -c "$D/dump-zlib" -s "$SUITE_K/vmlinux" -M "$SUITE_MOD/kmp_stock.ko" \
 		> "$O/dump-zlib-scan-dwarf-M.json" 2>&1
 	modbtf=0
-	readelf -S "$SUITE_MOD/kmp_stock.ko" 2>/dev/null | grep -q ' \.BTF ' && modbtf=1
+	# (grep reads all of readelf's output: with pipefail, an early exit of
+	# grep -q can kill readelf with SIGPIPE and fail the pipe.)
+	readelf -S "$SUITE_MOD/kmp_stock.ko" 2>/dev/null | grep ' \.BTF ' > /dev/null && modbtf=1
 	if $PY - "$O/dump-zlib-scan-btf.json" "$O/dump-zlib-scan-dwarf-M.json" $modbtf > "$O/modbtf.cmp" 2>&1 <<'PY'
 import json, sys
 b = {p["address"]: p["name"] for p in json.load(open(sys.argv[1]))["pools"]}
