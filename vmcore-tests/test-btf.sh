@@ -19,6 +19,30 @@ SUITES=("$@")
 pass=0 fail=0
 
 # alone ARGS...: kmempool with nothing but the dump (stdout, stderr as given by the caller)
+# heap_oracle DUMP SCANJSON OUT: bench/drgn_heapnames.py with the suite's
+# vmlinux, its modules' debug files and kmp_stock.ko, on the host's drgn or
+# in the suite's chroot (its own drgn, files hard-linked into its /tmp).
+heap_oracle() {
+	local kos=() w in
+	mapfile -t kos < <(find "$SUITE_K/debug" -name '*.ko' 2>/dev/null; echo "$SUITE_MOD/kmp_stock.ko")
+	if [ -z "$SUITE_ROOT" ] || ! chroot "$SUITE_ROOT" /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+		$PY "$ROOT/vmcore-tests/bench/drgn_heapnames.py" "$1" "$SUITE_K/vmlinux" "$2" "${kos[@]}" \
+			> "$3" 2>&1
+		return
+	fi
+	w=$(mktemp -d "$SUITE_ROOT/tmp/kmp-heap.XXXXXX")
+	in=/tmp/$(basename "$w")
+	local args=() i=0
+	for f in "$ROOT/vmcore-tests/bench/drgn_heapnames.py" "$1" "$SUITE_K/vmlinux" "$2" "${kos[@]}"; do
+		ln "$f" "$w/$i-$(basename "$f")" 2>/dev/null || cp "$f" "$w/$i-$(basename "$f")"
+		args+=("$in/$i-$(basename "$f")")
+		i=$((i + 1))
+	done
+	chroot "$SUITE_ROOT" /usr/bin/env -i LANG=C.UTF-8 PATH=/usr/bin:/bin /usr/bin/python3 -B \
+		"${args[@]}" > "$3" 2>&1
+	rm -rf "$w"
+}
+
 alone() {
 	unshare --mount --propagation private /bin/sh -c '
 		for d in /usr/lib/debug /boot /lib/modules /usr/lib/modules; do
@@ -178,6 +202,39 @@ PY
 		ok "the module's globals named from its BTF as its DWARF (-M) names them: $(cat "$O/modbtf.cmp")"
 	else
 		not_ok "the module's globals from its BTF: $(head -c 300 "$O/modbtf.cmp")"
+	fi
+	# Pools inside heap objects named by their type, in both modes alike
+	# ("<gendisk vda>.bio_split.bio_pool"): each such name of the scan with
+	# the vmlinux against drgn (that suite's: in its chroot where it has
+	# one) with the vmlinux and the modules' debug files: the object around
+	# the pool, its struct's offset and size, its name; and every disk's
+	# bio_split pool under its disk's name where gendisk has one.
+	heap_oracle "$D/dump-zlib" "$O/dump-zlib-scan-dwarf.json" "$O/heapnames.json"
+	if $PY - "$O/heapnames.json" "$O/dump-zlib-scan-dwarf.json" "$O/dump-zlib-scan-btf.json" \
+		> "$O/heapnames.cmp" 2>&1 <<'PY'
+import json, re, sys
+try:
+    o = json.load(open(sys.argv[1]))
+except ValueError:
+    print("drgn gave no answer: " + open(sys.argv[1]).read()[:300])
+    sys.exit(1)
+names = [p["name"] for p in json.load(open(sys.argv[2]))["pools"]]
+typed = [n for n in names if re.match(r"^<[A-Za-z_]\w*( \S+)?>\.", n)]
+bnames = sorted(p["name"] for p in json.load(open(sys.argv[3]))["pools"]
+                if re.match(r"^<[A-Za-z_]\w*( \S+)?>\.", p["name"]))
+bad = o["wrong"] + ([] if bnames == sorted(typed) else ["the dump alone names other heap objects: "
+                                                           + str(sorted(set(bnames) ^ set(typed))[:4])])
+if not typed:
+    bad.append("no pool in a heap object named by its type")
+print("; ".join(bad[:4]) if bad else
+      f"{o['checked']} of {len(typed)} named by type, {o['disks']} disks, e.g. "
+      + ", ".join(sorted(set(re.sub(r"^<(\w+) \S+>", r"<\1 DISK>", n) for n in typed))[:4]))
+sys.exit(1 if bad or o["checked"] != len(typed) else 0)
+PY
+	then
+		ok "heap objects named by type = drgn's objects, types and names: $(cat "$O/heapnames.cmp")"
+	else
+		not_ok "heap objects named by type: $(head -c 500 "$O/heapnames.cmp")"
 	fi
 	# The text header says where the types came from; info says it too.
 	alone waiters -c "$D/dump-zlib" > "$O/waiters.txt" 2> "$O/waiters.txt.err"
