@@ -50,8 +50,8 @@ def mask(line):
     for pat, rep in MASKS:
         line = re.sub(pat, rep, line)
     f = line.split()
-    # a table row (format 1.0 of series v6, 15 columns): oldest_wait varies
-    if len(f) == 15 and f[1] in TYPES and f[11].isdigit():
+    # a table row (15 columns; 16 with format 1.1's id): oldest_wait varies
+    if len(f) in (15, 16) and f[1] in TYPES and f[11].isdigit():
         f[11] = "N"
     return " ".join(f)
 

@@ -297,11 +297,19 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 }
 
 /* The kernel's list of module BTFs (kernel/bpf/btf.c's btf_modules), from BTF; false: none. */
+/* The symbols of the kernel's BTF: its bounds, the list of the modules'. */
+static const char *const btf_bounds[] = { "__start_BTF", "__stop_BTF", "btf_modules" };
+
+void kmp_naming_expect(struct kmp_vmlinux *vml)
+{
+	kmp_vmlinux_expect(vml, btf_bounds, 3);
+}
+
 static bool modbtf_layout(struct kmp_naming *nm)
 {
 	struct kmp_wanted w[2] = { { .name = "btf_module", .tag = DW_TAG_structure_type },
 				   { .name = "btf", .tag = DW_TAG_structure_type } };
-	struct kmp_sym head = { .name = "btf_modules" };
+	struct kmp_sym head = { .name = btf_bounds[2] };
 	const struct kmp_kernel *k = nm->k;
 	Dwarf_Die cu;
 	bool via;
@@ -590,7 +598,7 @@ static bool prepared(const struct kmp_naming *nm, uint64_t addr, uint64_t *at)
 static const struct kmp_btf *kernel_btf(struct kmp_naming *nm)
 {
 	const struct kmp_kernel *k = nm->k;
-	struct kmp_sym b[2] = { { .name = "__start_BTF" }, { .name = "__stop_BTF" } };
+	struct kmp_sym b[2] = { { .name = btf_bounds[0] }, { .name = btf_bounds[1] } };
 	struct kmp_err e;
 
 	if (nm->kbtf_tried)

@@ -16,6 +16,7 @@
 #include "layout_check.h"
 #include "modbuildid.h"
 #include "orc.h"
+#include "placename.h"
 #include "session.h"
 
 /* "Linux version 6.1.192 (...)" -> "6.1.192" */
@@ -319,6 +320,7 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	kmp_kernel_expect(&s->vml);
 	kmp_module_build_id_expect(&s->vml);
 	kmp_orc_expect(&s->vml);
+	kmp_naming_expect(&s->vml);
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
 	if (!syms[S_BANNER].found ||
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,
