@@ -21,13 +21,14 @@ pass=0 fail=0
 # alone ARGS...: kmempool with nothing but the dump (stdout, stderr as given by the caller)
 # heap_oracle DUMP SCANJSON OUT: bench/drgn_heapnames.py with the suite's
 # vmlinux, its modules' debug files and kmp_stock.ko, on the host's drgn or
-# in the suite's chroot (its own drgn, files hard-linked into its /tmp).
+# in the suite's chroot (its own drgn, files hard-linked into its /tmp);
+# drgn's warnings (a debug file of a module not loaded) go to OUT.err.
 heap_oracle() {
 	local kos=() w in
 	mapfile -t kos < <(find "$SUITE_K/debug" -name '*.ko' 2>/dev/null; echo "$SUITE_MOD/kmp_stock.ko")
 	if [ -z "$SUITE_ROOT" ] || ! chroot "$SUITE_ROOT" /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
 		$PY "$ROOT/vmcore-tests/bench/drgn_heapnames.py" "$1" "$SUITE_K/vmlinux" "$2" "${kos[@]}" \
-			> "$3" 2>&1
+			> "$3" 2> "$3.err"
 		return
 	fi
 	w=$(mktemp -d "$SUITE_ROOT/tmp/kmp-heap.XXXXXX")
@@ -39,7 +40,7 @@ heap_oracle() {
 		i=$((i + 1))
 	done
 	chroot "$SUITE_ROOT" /usr/bin/env -i LANG=C.UTF-8 PATH=/usr/bin:/bin /usr/bin/python3 -B \
-		"${args[@]}" > "$3" 2>&1
+		"${args[@]}" > "$3" 2> "$3.err"
 	rm -rf "$w"
 }
 
@@ -216,7 +217,7 @@ import json, re, sys
 try:
     o = json.load(open(sys.argv[1]))
 except ValueError:
-    print("drgn gave no answer: " + open(sys.argv[1]).read()[:300])
+    print("drgn gave no answer: " + open(sys.argv[1] + ".err").read()[-300:])
     sys.exit(1)
 names = [p["name"] for p in json.load(open(sys.argv[2]))["pools"]]
 typed = [n for n in names if re.match(r"^<[A-Za-z_]\w*( \S+)?>\.", n)]

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "field.h"
+#include "poolrule.h"
 #include "scan.h"
 #include "walk.h"
 
@@ -75,7 +76,8 @@ static bool shape(const struct scanner *s, const unsigned char *p)
 	if (!kmp_field_sget(p, len, &l->min_nr, &min, &e) ||
 	    !kmp_field_sget(p, len, &l->curr_nr, &curr, &e))
 		return false;
-	return min >= 0 && min <= KMP_MIN_NR_MAX && curr >= 0 && curr <= min;
+	/* At most max(1, min_nr): a zero-minimum pool keeps one element since 6.17 (poolrule.h). */
+	return min >= 0 && min <= KMP_MIN_NR_MAX && curr >= 0 && curr <= kmp_pool_slots(min);
 }
 
 static void candidate(struct scanner *s, uint64_t addr, enum kmp_where where, uint64_t obj,

@@ -863,8 +863,8 @@ static unsigned char *pages_at(struct world *w, uint64_t lo, uint64_t hi)
  * A slab of order @order at @pfn (its struct pages in @pages, which start
  * at pfn @base), with a pool of cache KMALLOC in object 3.
  */
-static void slab_at(struct world *w, unsigned char *pages, uint64_t base, uint64_t pfn,
-		    unsigned int order)
+static unsigned char *slab_at(struct world *w, unsigned char *pages, uint64_t base, uint64_t pfn,
+			      unsigned int order)
 {
 	unsigned char *pg = pages + (pfn - base) * PAGE_STRUCT;
 	uint64_t len = 4096ULL << order, pool = DIRECT + pfn * 4096 + 3 * OBJ_SIZE;
@@ -883,6 +883,7 @@ static void slab_at(struct world *w, unsigned char *pages, uint64_t base, uint64
 	putf(p, &L.elements, ELEMS + 0x100);
 	put(p, L.wait.off + L.wqh_head.off + L.lh_next.off, 8, pool + L.wait.off + L.wqh_head.off);
 	put(p, L.wait.off + L.wqh_head.off + L.lh_prev.off, 8, pool + L.wait.off + L.wqh_head.off);
+	return p;
 }
 
 static void slab_world(struct world *w, uint64_t max_pfn)
@@ -973,6 +974,27 @@ static void test_slab_threads(void)
 		      st.candidates == st1.candidates && st.rejected == st1.rejected,
 		      "%u threads: counts differ (holes %" PRIu64 " vs %" PRIu64 ")", t,
 		      st.vmemmap_holes, st1.vmemmap_holes);
+	}
+	kmp_vmlinux_funcs_free(w.k.funcs);
+	memimg_free(&w.img);
+	end();
+
+	begin("scan: a zero-minimum pool holding its one element (Linux 6.17 on) passes the cheap "
+	      "test; two elements do not");
+	slab_world(&w, 2048);
+	pg = pages_at(&w, 0, 1024);
+	{
+		unsigned char *p = slab_at(&w, pg, 0, 5, 0);
+
+		putf(p, &L.min_nr, 0);
+		putf(p, &L.curr_nr, 1);
+		rc = scan_with(&w, 1, &one, &st, &err);
+		CHECK(rc == KMP_OK && st.candidates == 1, "curr_nr 1: rc %d, %" PRIu64 " candidates",
+		      rc, st.candidates);
+		putf(p, &L.curr_nr, 2);
+		rc = scan_with(&w, 1, &one, &st, &err);
+		CHECK(rc == KMP_OK && st.candidates == 0, "curr_nr 2: rc %d, %" PRIu64 " candidates",
+		      rc, st.candidates);
 	}
 	kmp_vmlinux_funcs_free(w.k.funcs);
 	memimg_free(&w.img);
