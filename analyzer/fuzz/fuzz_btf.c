@@ -52,12 +52,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kmp_cslayout_load(&v, 0x1000, &cs) &&
 	    (cs.size > KMP_MAX_STRUCT || cs.mult.size != 4 || cs.shift.size != 4))
 		abort();
-	/* A heap object's pool by type: an answer lies inside the struct, its name member too. */
+	/* A heap object's pool by type: one answer has a path and a name member inside the object. */
 	for (uint64_t off = 0; off < 256; off += 8) {
 		struct kmp_btf_hit hit = { 0 };
 
 		kmp_btf_heap_pool(v.btf, 0, 1024, off, "mempool_s", &hit);
-		if (hit.n && (hit.path[0] != '.' || hit.name_len > 256))
+		if (hit.n == 1 && (hit.path[0] != '.' || hit.name_len > 256 ||
+				   hit.name_off + hit.name_len > 1024))
 			abort();
 	}
 	kmp_vmlinux_close(&v);

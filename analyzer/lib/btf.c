@@ -534,8 +534,8 @@ static void name_member(const struct kmp_btf *b, const struct btf_type *t, uint6
 		    (r = btf__resolve_type(b->btf, btf_array(at)->type)) <= 0 ||
 		    (uint32_t)r >= b->ntypes || !(et = btf__type_by_id(b->btf, (uint32_t)r)) ||
 		    !btf_is_int(et) || et->size != 1 || btf_array(at)->nelems < 2 ||
-		    btf_array(at)->nelems > 256)
-			continue;
+		    btf_array(at)->nelems > 256 || bits / 8 + btf_array(at)->nelems > t->size)
+			continue;	/* (a hostile BTF may put a member past its struct) */
 		*off = bits / 8;
 		*len = btf_array(at)->nelems;
 		return;
