@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmempool: the kernel's own rules for a pool's reserve, in one place for
- * the list walk (pools.c), the pool check of the scan and of the waiters
+ * the list walk (pools.c, poolrec.c), the pool check of the scan and of the waiters
  * (poolcheck.c) and the scan's report (scanreport.c).
  *
  * How many elements a pool keeps: mm/mempool.c fills the reserve up to
