@@ -266,6 +266,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	struct kmp_scanreport_opts sco = {
 		.json = c->json, .verbose = c->verbose, .max_waiters = c->o.lim.max_waiters,
 		.max_pfn = 1ULL << 36, .threads = c->threads, .json_kernel = json_kernel_cb, .json_kernel_arg = s,
+		.notes = c->o.notes,
 	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {
@@ -282,6 +283,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	if (!kmp_kernel_init(&k, &s->core.mem, &s->layout, &s->vml, s->kaslr, s->page_size,
 			     &ml, err))
 		return false;
+	k.notes = &c->o.notes;
 	slab_cu.name = "kmem_cache_free";
 	kmp_vmlinux_symbols(&s->vml, &slab_cu, 1);
 	kmp_slablayout_load(&s->vml, s->layout_cu_addr, slab_cu.found ? slab_cu.addr : 0,
@@ -397,7 +399,7 @@ static bool copy_out(FILE *from, FILE *to)
 static bool stream_list(struct kmp_session *s, const struct cli *c, struct report_out *o,
 			const struct kmp_pool_sink *sink, struct kmp_err *err)
 {
-	struct kmp_pools st = { .clock = s->clock };
+	struct kmp_pools st = { .clock = s->clock, .notes = c->o.notes };
 	bool ok = false;
 
 	if (o->tmp && !(o->f = tmpfile())) {
@@ -560,7 +562,7 @@ static bool cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_e
 static bool cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
 	struct kmp_top_opts to = { .delay = c->delay, .count = c->count, .lim = c->o.lim,
-				   .clock = s->clock };
+				   .clock = s->clock, .notes = c->o.notes };
 	struct winsize ws;
 
 	if (!s->series) {
@@ -727,6 +729,33 @@ static void keep_freed_memory(void)
 }
 #endif
 
+/*
+ * The library's notes and progress lines (kmp.h), on stderr: in the crash
+ * extension, the bridge's stream to crash's output (crash/cli_out.h).
+ */
+static void note_stderr(const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "kmempool: %s\n", msg);
+}
+
+static void progress_stderr(const char *msg, void *arg)
+{
+	(void)arg;
+	if (*msg)
+		fprintf(stderr, "\rkmempool: %s\033[K", msg);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/* Progress only on a terminal. */
+struct kmp_notes kmp_cli_notes(void)
+{
+	return (struct kmp_notes){ note_stderr, isatty(STDERR_FILENO) ? progress_stderr : NULL,
+				   NULL };
+}
+
 int main(int argc, char **argv)
 {
 	KMP_SESSION_STORAGE struct kmp_session s;
@@ -745,6 +774,7 @@ int main(int argc, char **argv)
 		return kmp_triage_main(argc - 1, argv + 1);
 #endif
 	ok = parsed = parse(argc, argv, &c, &err);
+	c.o.notes = kmp_cli_notes();
 	if (ok)
 		ok = opened = kmp_session_open(&s, &c.o, &err);
 	if (ok)

@@ -45,13 +45,6 @@ static struct {
 	bool discard;
 } st;
 
-/*
- * The library's stderr in the extension (its objects' references to stderr
- * are renamed to this, analyzer/Makefile): the command's error stream
- * while one runs, crash's stderr otherwise.
- */
-FILE *kmp_crash_lib_stderr;
-
 static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
@@ -104,7 +97,6 @@ static void close_streams(bool keep)
 	if (st.err)
 		fclose(st.err);
 	st.out = st.err = NULL;
-	kmp_crash_lib_stderr = stderr;
 	st.discard = false;
 	if (keep && st.t.out)
 		fflush(st.t.out);
@@ -223,7 +215,6 @@ int kmp_crash_run(const struct kmp_crash_target *t, int argc, char **argv)
 		return KMP_ENOMEM;
 	}
 	setvbuf(st.err, NULL, _IOLBF, 0);
-	kmp_crash_lib_stderr = st.err;
 	st.saved_optind = optind;
 	st.saved_opterr = opterr;
 	st.running = true;

@@ -159,7 +159,7 @@ static bool read_all(struct fake *f, struct kmp_pools *out, struct kmp_err *err,
 		    const struct kmp_limits *lim)
 {
 	memset(out, 0, sizeof(*out));
-	out->note = note_capture;
+	out->notes.note = note_capture;
 	notes[0] = '\0';
 	nnotes = 0;
 	err->msg[0] = '\0';
@@ -413,7 +413,7 @@ static void test_one(void)
 		put(pool_bytes(&f, 0), &l11.nr_fail, 3);
 		put(pool_bytes(&f, 0), &l11.nr_empty, 0xfffffffe);
 		memset(&p, 0, sizeof(p));
-		p.note = note_capture;
+		p.notes.note = note_capture;
 		CHECK(status(kmp_read_pools(&f.mem, &l11, HEAD_ADDR, &LIM, &p, &err), &err, true) == KMP_OK,
 		      "rc: %s", err.msg);
 		CHECK(p.n == 1 && p.v[0].v11 && p.v[0].nr_fail == 3 &&
@@ -963,7 +963,7 @@ static void test_counters(void)
 
 		fake_init(&f, 3);
 		memset(&p, 0, sizeof(p));
-		p.note = note_capture;
+		p.notes.note = note_capture;
 		notes[0] = '\0';
 		nnotes = 0;
 		rc = status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true);
@@ -1488,7 +1488,7 @@ static void test_live(void)
 
 			fake_init(&f, 3);
 			memset(&p, 0, sizeof(p));
-			p.note = note_capture;
+			p.notes.note = note_capture;
 			notes[0] = '\0';
 			nnotes = 0;
 			rc = status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true);
@@ -1539,7 +1539,7 @@ static void test_live(void)
 		fake_init(&f, 3);
 		put_at(pool_bytes(&f, 1), L.wait.off + L.wqh_head.off + L.lh_next.off, 8, 0);
 		memset(&p, 0, sizeof(p));
-		p.note = note_capture;
+		p.notes.note = note_capture;
 		notes[0] = '\0';
 		nnotes = 0;
 		CHECK(status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true) ==
@@ -1927,6 +1927,46 @@ static void test_name_rule(void)
 	end();
 }
 
+/* The notes callbacks (kmp.h): formatted, dropped without a callback, progress only if shown. */
+static char got_note[256], got_progress[256];
+static size_t got_len;
+
+static void take_note(const char *msg, void *arg)
+{
+	got_len = strlen(msg);
+	snprintf(got_note, sizeof(got_note), "%s|%s", (const char *)arg, msg);
+}
+
+static void take_progress(const char *msg, void *arg)
+{
+	snprintf(got_progress, sizeof(got_progress), "%s|%s", (const char *)arg, msg);
+}
+
+static void test_notes(void)
+{
+	struct kmp_notes quiet = { 0 }, lines = { take_note, NULL, "a" },
+			 both = { take_note, take_progress, "b" };
+	char long_msg[KMP_ERRLEN + 100];
+
+	begin("notes go to the caller's callbacks, progress only where it is shown");
+	kmp_note(NULL, "dropped %d", 1);
+	kmp_note(&quiet, "dropped %d", 2);
+	kmp_progress(&lines, "not shown %d", 3);
+	CHECK(!got_note[0] && !got_progress[0], "note '%s', progress '%s'", got_note, got_progress);
+	CHECK(!kmp_progress_shown(NULL) && !kmp_progress_shown(&lines) && kmp_progress_shown(&both),
+	      "kmp_progress_shown()");
+	kmp_note(&lines, "pool %s at 0x%x", "x", 0x10);
+	CHECK(!strcmp(got_note, "a|pool x at 0x10"), "note: '%s'", got_note);
+	kmp_progress(&both, "%d of %d MB", 1, 2);
+	CHECK(!strcmp(got_progress, "b|1 of 2 MB"), "progress: '%s'", got_progress);
+	/* A note may quote a whole error message: it is not cut at KMP_ERRLEN. */
+	memset(long_msg, 'e', sizeof(long_msg) - 1);
+	long_msg[sizeof(long_msg) - 1] = '\0';
+	kmp_note(&lines, "x: %s", long_msg);
+	CHECK(got_len == 3 + sizeof(long_msg) - 1, "long note: %zu bytes", got_len);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -1957,6 +1997,7 @@ int main(int argc, char **argv)
 	test_vmcoreinfo();
 	test_layout_check();
 	test_name_rule();
+	test_notes();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

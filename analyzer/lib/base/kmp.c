@@ -116,3 +116,38 @@ int kmp_exit_status(const struct kmp_err *err, bool opened)
 	/* A failure without a kind is a bug of kmempool: say it is not complete. */
 	return KMP_EPARTIAL;
 }
+
+static void send(kmp_note_fn fn, void *arg, const char *fmt, va_list ap)
+{
+	char msg[2 * KMP_ERRLEN];	/* a note may quote an error message */
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fn(msg, arg);
+}
+
+void kmp_note(const struct kmp_notes *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!n || !n->note)
+		return;
+	va_start(ap, fmt);
+	send(n->note, n->arg, fmt, ap);
+	va_end(ap);
+}
+
+void kmp_progress(const struct kmp_notes *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!kmp_progress_shown(n))
+		return;
+	va_start(ap, fmt);
+	send(n->progress, n->arg, fmt, ap);
+	va_end(ap);
+}
+
+bool kmp_progress_shown(const struct kmp_notes *n)
+{
+	return n && n->progress;
+}

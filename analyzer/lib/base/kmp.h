@@ -81,4 +81,32 @@ bool kmp_err_is_fault(enum kmp_errkind kind);
  */
 int kmp_exit_status(const struct kmp_err *err, bool opened);
 
+/*
+ * Notes and progress (issue 35): the library writes nothing to stdout or
+ * stderr.  What it says beside its result (a pool left out, a wait queue
+ * not counted, a download's progress) goes to the caller's callbacks:
+ * cli/main.c's print on stderr, which in the crash extension is the
+ * bridge's stream to crash's output.
+ *   note      one line, without a "kmempool: " prefix or a newline
+ *   progress  a line that the next one replaces ("" clears it); NULL:
+ *             nothing shows progress (not a terminal), none is made
+ * Either may be NULL: its messages are dropped.
+ */
+typedef void (*kmp_note_fn)(const char *msg, void *arg);
+
+struct kmp_notes {
+	kmp_note_fn note;
+	kmp_note_fn progress;
+	void *arg;
+};
+
+/* A note to @n (may be NULL), formatted. */
+void kmp_note(const struct kmp_notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A progress line to @n; nothing if it shows none. */
+void kmp_progress(const struct kmp_notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Does @n show progress lines? */
+bool kmp_progress_shown(const struct kmp_notes *n);
+
 #endif

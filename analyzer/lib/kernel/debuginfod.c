@@ -61,8 +61,9 @@ static bool load(void)
 	return true;
 }
 
-/* The progress line of one download, on a terminal. */
+/* The progress line of one download, where the caller shows one. */
 struct progress {
+	const struct kmp_notes *notes;
 	const char *what;
 	double start, last;
 	bool shown;
@@ -89,15 +90,14 @@ static int progress_fn(debuginfod_client *c, long a, long b)
 	if (b > 0)
 		p->total = b;
 	if (a > 0 && b > 0)
-		fprintf(stderr, "\rkmempool: debuginfod: %s: %.1f of %.1f MB (%.0f s)\033[K",
-			p->what, a / 1e6, b / 1e6, t - p->start);
+		kmp_progress(p->notes, "debuginfod: %s: %.1f of %.1f MB (%.0f s)", p->what, a / 1e6,
+			     b / 1e6, t - p->start);
 	else if (a > 0)
-		fprintf(stderr, "\rkmempool: debuginfod: %s: %.1f MB (%.0f s)\033[K", p->what,
-			a / 1e6, t - p->start);
+		kmp_progress(p->notes, "debuginfod: %s: %.1f MB (%.0f s)", p->what, a / 1e6,
+			     t - p->start);
 	else
-		fprintf(stderr, "\rkmempool: debuginfod: %s: waiting for the server (%.0f s)\033[K",
-			p->what, t - p->start);
-	fflush(stderr);
+		kmp_progress(p->notes, "debuginfod: %s: waiting for the server (%.0f s)", p->what,
+			     t - p->start);
 	return 0;
 }
 
@@ -114,9 +114,9 @@ static const char *urls(void)
 }
 
 bool kmp_debuginfod_find(const char *build_id, const char *what, char *out, size_t len,
-			 char *why, size_t whylen)
+			 char *why, size_t whylen, const struct kmp_notes *notes)
 {
-	struct progress p = { .what = what };
+	struct progress p = { .notes = notes, .what = what };
 	debuginfod_client *c;
 	char *path = NULL;
 	size_t n = build_id ? strlen(build_id) : 0;
@@ -141,7 +141,7 @@ bool kmp_debuginfod_find(const char *build_id, const char *what, char *out, size
 		snprintf(why, whylen, "debuginfod_begin() failed");
 		return false;
 	}
-	if (isatty(STDERR_FILENO) && lib.set_progressfn && lib.set_user_data &&
+	if (kmp_progress_shown(notes) && lib.set_progressfn && lib.set_user_data &&
 	    lib.get_user_data) {
 		p.start = p.last = now();
 		p.last -= 1;	/* the first call prints */
@@ -150,11 +150,10 @@ bool kmp_debuginfod_find(const char *build_id, const char *what, char *out, size
 	}
 	fd = lib.find_debuginfo(c, (const unsigned char *)build_id, 0, &path);
 	if (p.shown) {
+		kmp_progress(notes, "%s", "");
 		if (fd >= 0 && p.total > 0)
-			fprintf(stderr, "\rkmempool: debuginfod: %s: %.1f MB in %.0f s\033[K\n",
-				what, p.total / 1e6, now() - p.start);
-		else
-			fputs("\r\033[K", stderr);
+			kmp_note(notes, "debuginfod: %s: %.1f MB in %.0f s", what, p.total / 1e6,
+				 now() - p.start);
 	}
 	lib.end(c);
 	if (fd < 0) {
@@ -192,13 +191,13 @@ bool kmp_debuginfod_module(const struct kmp_kernel *k, const char *mod, char *ou
 	if (!m)
 		return false;
 	if (!kmp_module_build_id(k, m->addr, hex, sizeof(hex), &err)) {
-		fprintf(stderr, "kmempool: note: module %s: no build ID to ask debuginfod for: %s\n",
-			mod, err.msg);
+		kmp_note(k->notes, "note: module %s: no build ID to ask debuginfod for: %s", mod,
+			 err.msg);
 		return false;
 	}
 	snprintf(what, sizeof(what), "module %s", mod);
-	if (kmp_debuginfod_find(hex, what, out, len, why, sizeof(why)))
+	if (kmp_debuginfod_find(hex, what, out, len, why, sizeof(why), k->notes))
 		return true;
-	fprintf(stderr, "kmempool: note: module %s: %s\n", mod, why);
+	kmp_note(k->notes, "note: module %s: %s", mod, why);
 	return false;
 }

@@ -24,15 +24,16 @@ bool kmp_debuginfod_enabled(void);
  * digits), from the cache or the servers: true with the cached file's path
  * in @out; false with one line in @why (not found, no server answered,
  * libdebuginfod cannot be loaded).  @what names the file in the progress
- * line ("vmlinux 6.1.0-27-amd64"), shown on stderr when it is a terminal.
+ * line ("vmlinux 6.1.0-27-amd64"), sent to @notes' progress when it shows
+ * one, and the size and time of a download to its note.
  */
 bool kmp_debuginfod_find(const char *build_id, const char *what, char *out, size_t len,
-			 char *why, size_t whylen);
+			 char *why, size_t whylen, const struct kmp_notes *notes);
 
 /*
  * The debug file of loaded module @mod (its build ID read from memory,
  * modbuildid.h): true with its path in @out.  False when debuginfod is not
- * enabled, or after one line on stderr saying why nothing was found.
+ * enabled, or after one note (k->notes) saying why nothing was found.
  */
 bool kmp_debuginfod_module(const struct kmp_kernel *k, const char *mod, char *out, size_t len);
 

@@ -25,6 +25,7 @@ struct kmp_poolfns {
 
 struct kmp_kernel {
 	struct kmp_mem *mem;
+	const struct kmp_notes *notes;	/* the caller's, set after kmp_kernel_init(); may be NULL */
 	const struct kmp_layout *l;
 	struct kmp_vmlinux *vml;
 	uint64_t kaslr;

@@ -19,10 +19,7 @@ long kmp_live_pause_ns = 2000000L;
 
 static void emit_note(struct kmp_pools *st, const char *msg)
 {
-	if (st->note)
-		st->note(msg, st->note_arg);
-	else
-		fprintf(stderr, "kmempool: %s\n", msg);
+	kmp_note(&st->notes, "%s", msg);
 }
 
 void kmp_pw_note(struct kmp_pw *a, const char *fmt, ...)

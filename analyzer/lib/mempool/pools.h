@@ -74,18 +74,15 @@ struct kmp_clock {
 	struct kmp_v6fns v6;	/* series v6 (it rides with the clock to every reader) */
 };
 
-/*
- * Called for each problem that costs one pool or one count but not the
- * walk (a name breaking the kernel's rule, a wait queue that cannot be
- * counted); NULL: print "kmempool: MSG" on stderr.
- */
-typedef void (*kmp_note_fn)(const char *msg, void *arg);
-
 struct kmp_pools {
 	struct kmp_pool *v;
 	size_t n, cap;
-	kmp_note_fn note;	/* set by the caller, may be NULL */
-	void *note_arg;
+	/*
+	 * Set by the caller: a note for each problem that costs one pool or
+	 * one count but not the walk (a name breaking the kernel's rule, a
+	 * wait queue that cannot be counted); none when notes.note is NULL.
+	 */
+	struct kmp_notes notes;
 	struct kmp_clock clock;	/* set by the caller; zero: no wait times */
 	size_t skipped;		/* pools left out as corrupt */
 	size_t uncounted;	/* pools printed whose wait queue could not be counted */
@@ -126,7 +123,7 @@ extern long kmp_live_pause_ns;
 
 /*
  * Walk the pools on the list at @head and send each to @sink; @st gets
- * the counts (skipped, uncounted, attempts; its note, note_arg are the
+ * the counts (skipped, uncounted, attempts; its notes are the
  * caller's; its v, n are not used).  Returns true for a complete walk,
  * else false with @err (its kind says which: a fault or corrupt data ended
  * the walk, pools were left out, live memory kept changing, the sink
@@ -146,7 +143,7 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 		    struct kmp_pools *st, struct kmp_err *err);
 
 /*
- * The same, collecting every pool into @out (whose note, note_arg the
+ * The same, collecting every pool into @out (whose notes the
  * caller may set).  On failure @out holds the pools read before it.
  */
 bool kmp_read_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t head,

@@ -260,21 +260,21 @@ static void print_tail(FILE *f, const struct kmp_scanreport_opts *o, size_t n,
 static void print_stats(const struct kmp_scanreport_opts *o, const struct kmp_scan_stats *st)
 {
 	if (o->verbose) {
-		fprintf(stderr, "kmempool: scan: %" PRIu64 " bytes, %" PRIu64 " slabs (%" PRIu64
-			" pages), %" PRIu64 " shapes matched, %" PRIu64 " rejected by the full "
-			"check%s%s\n", st->bytes, st->slabs, st->slab_pages, st->candidates,
-			st->rejected, st->rejected ? ", the first: " : "", st->first_rejection);
-		fprintf(stderr, "kmempool: scan: unreadable chunks: %" PRIu64 " kernel, %" PRIu64
-			" module, %" PRIu64 " slab (left out of the dump, or unmapped); %" PRIu64
-			" struct pages with no RAM behind them\n",
-			st->unreadable[KMP_IN_KERNEL], st->unreadable[KMP_IN_MODULE],
-			st->unreadable[KMP_IN_SLAB], st->vmemmap_holes);
+		kmp_note(&o->notes, "scan: %" PRIu64 " bytes, %" PRIu64 " slabs (%" PRIu64
+			 " pages), %" PRIu64 " shapes matched, %" PRIu64 " rejected by the full "
+			 "check%s%s", st->bytes, st->slabs, st->slab_pages, st->candidates,
+			 st->rejected, st->rejected ? ", the first: " : "", st->first_rejection);
+		kmp_note(&o->notes, "scan: unreadable chunks: %" PRIu64 " kernel, %" PRIu64
+			 " module, %" PRIu64 " slab (left out of the dump, or unmapped); %" PRIu64
+			 " struct pages with no RAM behind them",
+			 st->unreadable[KMP_IN_KERNEL], st->unreadable[KMP_IN_MODULE],
+			 st->unreadable[KMP_IN_SLAB], st->vmemmap_holes);
 	}
 	/* Kernel and module data a dump leaves out are zero pages: no pool can be there. */
 	if (!o->verbose && st->unreadable[KMP_IN_SLAB]) {
-		fprintf(stderr, "kmempool: scan: warning: %" PRIu64 " slabs could not be read "
-			"(left out of the dump?); pools in them are missing from the list\n",
-			st->unreadable[KMP_IN_SLAB]);
+		kmp_note(&o->notes, "scan: warning: %" PRIu64 " slabs could not be read "
+			 "(left out of the dump?); pools in them are missing from the list",
+			 st->unreadable[KMP_IN_SLAB]);
 	}
 }
 
@@ -298,13 +298,14 @@ static void prepare_names(struct kmp_naming *nm, const struct kmp_found *v, size
 #define NOTES_SHOWN 16
 
 /* A pool whose series values are not shown: one note each (the first few). */
-static void note_bad(const struct kmp_found *x, const struct kmp_series_vals *sv, size_t nbad)
+static void note_bad(const struct kmp_scanreport_opts *o, const struct kmp_found *x,
+		     const struct kmp_series_vals *sv, size_t nbad)
 {
 	if (nbad <= NOTES_SHOWN)
-		fprintf(stderr, "kmempool: scan: mempool at 0x%" PRIx64 ": %s (printed as ?)\n",
-			x->pi.addr, sv->why);
+		kmp_note(&o->notes, "scan: mempool at 0x%" PRIx64 ": %s (printed as ?)", x->pi.addr,
+			 sv->why);
 	else if (nbad == NOTES_SHOWN + 1)
-		fprintf(stderr, "kmempool: scan: more mempools like these are not named here\n");
+		kmp_note(&o->notes, "scan: more mempools like these are not named here");
 }
 
 bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming *nm,
@@ -330,7 +331,7 @@ bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming
 		wk = kmp_wait_queue_length(k->mem, k->l, v[i].pi.addr, kmp_kernel_wake(k), o->max_waiters, &waiting);
 		kmp_scan_series_read(k, &v[i].pi, sv);
 		if (sv->have && (!sv->counters_ok || !sv->name_ok))
-			note_bad(&v[i], sv, ++nbad);
+			note_bad(o, &v[i], sv, ++nbad);
 		if (o->json)
 			print_json(f, &v[i], name, waiting, wk, sv, i == 0);
 		else

@@ -15,6 +15,7 @@ struct kmp_scanreport_opts {
 	unsigned int threads;	/* of the slab search, kmp_scan(); 0: one per CPU */
 	void (*json_kernel)(FILE *f, const void *arg);	/* prints "kernel": {...} */
 	const void *json_kernel_arg;
+	struct kmp_notes notes;	/* the scan's statistics and notes (kmp.h) */
 };
 
 /*

@@ -146,7 +146,7 @@ bool kmp_top_refresh(FILE *f, struct kmp_top *t, struct kmp_mem *mem, const stru
 		     uint64_t head, const char *version, const struct kmp_top_opts *o,
 		     struct kmp_err *err)
 {
-	struct kmp_pools pools = { .clock = o->clock };
+	struct kmp_pools pools = { .clock = o->clock, .notes = o->notes };
 	struct kmp_top_prev *prev;
 	double t0 = cpu_ms();
 	bool ok;

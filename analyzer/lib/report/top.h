@@ -18,6 +18,7 @@ struct kmp_top_opts {
 	unsigned int rows;	/* terminal height (tty), 0: no limit */
 	struct kmp_limits lim;
 	struct kmp_clock clock;	/* format 1.2: for oldest_wait */
+	struct kmp_notes notes;	/* the walk's notes (kmp.h) */
 };
 
 /* Counters of one pool at the last refresh, to print deltas. */

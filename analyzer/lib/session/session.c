@@ -70,7 +70,7 @@ static bool find_debuginfod(struct kmp_session *s, char *path, size_t len, struc
 		return false;
 	}
 	snprintf(what, sizeof(what), "vmlinux %s", rel);
-	if (!kmp_debuginfod_find(s->vi.build_id, what, path, len, why, sizeof(why))) {
+	if (!kmp_debuginfod_find(s->vi.build_id, what, path, len, why, sizeof(why), &s->notes)) {
 		kmp_seterr(err, KMP_ERR_VMLINUX, "no vmlinux found for release %s on disk, and %s; "
 			   "give one with -s", rel, why);
 		return false;
@@ -257,6 +257,7 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	char path[4096], membanner[256];
 	struct kmp_err why;
 
+	s->notes = o->notes;
 	kmp_vmcoreinfo_parse(s->core.vmcoreinfo, &s->vi);
 	if (!s->core.vmcoreinfo) {
 		kmp_seterr(err, KMP_ERR_DUMP, "%s has no VMCOREINFO: cannot tell the kernel's release "

@@ -30,6 +30,7 @@ struct kmp_options {
 	size_t nmoddebug;
 	struct kmp_limits lim;
 	const struct kmp_symbol_source *symsrc;	/* the crash extension's: crash's symbols */
+	struct kmp_notes notes;	/* the front end's notes and progress (kmp.h) */
 };
 
 struct kmp_session {
@@ -50,6 +51,7 @@ struct kmp_session {
 	char release[65];
 	char banner[256];
 	bool core_open, vml_open;
+	struct kmp_notes notes;	/* the options' */
 };
 
 /*
