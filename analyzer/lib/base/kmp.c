@@ -118,6 +118,9 @@ int kmp_exit_status(const struct kmp_err *err, bool opened)
 }
 
 static void send(kmp_note_fn fn, void *arg, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void send(kmp_note_fn fn, void *arg, const char *fmt, va_list ap)
 {
 	char msg[2 * KMP_ERRLEN];	/* a note may quote an error message */
 
