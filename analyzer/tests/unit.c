@@ -230,7 +230,7 @@ static void test_layout(const char *vmlinux)
 		Dwarf_Die cu;
 		bool via;
 
-		CHECK(kmp_dwarf_cu(v.dwarf, sym[0].addr, "fake_kernel.c", false, &cu, &via),
+		CHECK(kmp_dwarf_cu(&v, sym[0].addr, "fake_kernel.c", false, &cu, &via),
 		      "no unit for the fake kernel");
 		kmp_dwarf_scan(&cu, &w, 1);
 		CHECK(w.found && kmp_dwarf_enumerator(&w.die, "PGTY_slab", &slab) &&
@@ -1424,7 +1424,7 @@ static void test_dwarf_unit(const char *vmlinux, const char *types)
 	kmp_vmlinux_symbols(&v, &sym, 1);
 	CHECK(sym.found && dwarf_nextcu(v.dwarf, 0, &next, &hsize, NULL, NULL, NULL) == 0 &&
 	      dwarf_offdie(v.dwarf, hsize, &ref), "no mempool_exit or no first unit");
-	CHECK(kmp_dwarf_unit(v.dwarf, 0, &cu) && dwarf_cu_getdwarf(cu.cu) != v.dwarf &&
+	CHECK(kmp_dwarf_unit(v.units, 0, &cu) && dwarf_cu_getdwarf(cu.cu) != v.dwarf &&
 	      dwarf_diename(&cu) && dwarf_diename(&ref) &&
 	      !strcmp(dwarf_diename(&cu), dwarf_diename(&ref)), "the unit alone differs");
 	/* The layout from the unit alone (kmp_dwarf_cu's first choice), and from the whole file. */
@@ -1434,7 +1434,8 @@ static void test_dwarf_unit(const char *vmlinux, const char *types)
 	snprintf(cname, sizeof(cname), "%s", alone.cu_name ? alone.cu_name : "");
 	alone.pool_struct = sname;
 	alone.cu_name = cname;
-	kmp_dwarf_units_free(v.dwarf);
+	kmp_dwarf_units_free(v.units);
+	v.units = NULL;
 	CHECK(kmp_layout_load(&v, sym.addr, false, &whole, &err), "whole file: %s", err.msg);
 	/* Names point into each handle's string section: compared as strings. */
 	CHECK(whole.pool_struct && alone.pool_struct && !strcmp(whole.pool_struct, alone.pool_struct),
@@ -1450,8 +1451,61 @@ static void test_dwarf_unit(const char *vmlinux, const char *types)
 		end();
 		return;
 	}
-	CHECK(!kmp_dwarf_unit(v.dwarf, 0, &cu), "a unit with DW_FORM_ref_sig8 was taken alone");
+	CHECK(!kmp_dwarf_unit(v.units, 0, &cu), "a unit with DW_FORM_ref_sig8 was taken alone");
 	kmp_vmlinux_close(&v);
+	end();
+}
+
+/*
+ * Two vmlinux files open in one process (issue 35): each keeps its own
+ * unit handles (struct kmp_vmlinux's units), so opening the second does not
+ * send the first back to the whole file's handle, and closing it leaves
+ * the first's alone.  @a and @b: two test kernels with mempool_exit.
+ */
+static bool unit_alone(struct kmp_vmlinux *v, uint64_t addr, struct kmp_layout *l)
+{
+	struct kmp_err err;
+	Dwarf_Die cu;
+	bool via = false;
+
+	return kmp_dwarf_cu(v, addr, "", false, &cu, &via) && via &&
+	       dwarf_cu_getdwarf(cu.cu) != v->dwarf && kmp_layout_load(v, addr, false, l, &err);
+}
+
+static void test_two_vmlinux(const char *a, const char *b)
+{
+	struct kmp_sym sa = { .name = "mempool_exit" }, sb = { .name = "mempool_exit" };
+	struct kmp_layout la1 = { 0 }, lb = { 0 }, la2 = { 0 }, la3 = { 0 };
+	struct kmp_vmlinux va, vb;
+	struct kmp_err err;
+
+	begin("two vmlinux files in one process: each reads its units alone, the other's "
+	      "opening and closing change nothing");
+	if (!kmp_vmlinux_open(&va, a, &err)) {
+		CHECK(0, "cannot open %s: %s", a, err.msg);
+		end();
+		return;
+	}
+	if (!kmp_vmlinux_open(&vb, b, &err)) {
+		CHECK(0, "cannot open %s: %s", b, err.msg);
+		kmp_vmlinux_close(&va);
+		end();
+		return;
+	}
+	kmp_vmlinux_symbols(&va, &sa, 1);
+	kmp_vmlinux_symbols(&vb, &sb, 1);
+	CHECK(sa.found && sb.found, "no mempool_exit");
+	/* The first file, after the second was opened; the second; the first again. */
+	CHECK(unit_alone(&va, sa.addr, &la1), "%s: not from its unit alone with %s open", a, b);
+	CHECK(unit_alone(&vb, sb.addr, &lb), "%s: not from its unit alone with %s open", b, a);
+	CHECK(unit_alone(&va, sa.addr, &la2), "%s: not from its unit alone after %s's", a, b);
+	CHECK(la1.pool_size && la1.pool_size == la2.pool_size && !la1.v6 && lb.v6,
+	      "layouts: %s %" PRIu64 "/%" PRIu64 " v6 %d, %s v6 %d", a, la1.pool_size,
+	      la2.pool_size, la1.v6, b, lb.v6);
+	kmp_vmlinux_close(&vb);
+	CHECK(unit_alone(&va, sa.addr, &la3) && la3.pool_size == la1.pool_size,
+	      "%s: not from its unit alone after %s was closed", a, b);
+	kmp_vmlinux_close(&va);
 	end();
 }
 
@@ -1969,12 +2023,13 @@ static void test_notes(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: unit FAKE_VMLINUX FAKE_VMLINUX_TYPES\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: unit FAKE_VMLINUX FAKE_VMLINUX_TYPES FAKE_VMLINUX_V6\n");
 		return 2;
 	}
 	test_layout(argv[1]);
 	test_dwarf_unit(argv[1], argv[2]);
+	test_two_vmlinux(argv[1], argv[3]);
 	test_empty();
 	test_one();
 	test_many();

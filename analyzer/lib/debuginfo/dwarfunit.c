@@ -15,6 +15,8 @@
  * there to the file's end), so a page of .debug_str one unit read is
  * there for the next; and .debug_str, where the names the lookups compare
  * lie scattered, is mapped in one call (prefault.h), not page by page.
+ * All of it belongs to one struct kmp_dwarf_units, which its vmlinux owns
+ * (vmlinux.c): two vmlinux files open in one process each have their own.
  *
  * A unit is refused (the caller then uses the whole file's handle) when
  * any abbreviation of its table has a form that reaches outside the unit
@@ -49,7 +51,6 @@ struct image {
 };
 
 struct unit {
-	const Dwarf *parent;
 	Dwarf_Off off;
 	Dwarf *dw;
 	Elf *elf;
@@ -57,11 +58,14 @@ struct unit {
 	Dwarf_Die cu;		/* the unit's DIE in @dw */
 };
 
-static struct unit units[UNITS_MAX];
-static size_t nunits;
-static const Dwarf *src_dw;
-static int src_fd = -1;
-static struct image *src_img;	/* src_fd's, once a unit needed it */
+/* The unit handles made from one file (a vmlinux's, dwarfunit.h). */
+struct kmp_dwarf_units {
+	Dwarf *dw;		/* the whole file's handle */
+	int fd;			/* the file */
+	struct image *img;	/* fd's, once a unit needed it */
+	struct unit v[UNITS_MAX];
+	size_t n;
+};
 
 /* The debug sections the image carries besides the unit (absent ones are left out). */
 static const char *const carried[] = {
@@ -70,21 +74,25 @@ static const char *const carried[] = {
 };
 #define NCARRIED (sizeof(carried) / sizeof(carried[0]))
 
-static void image_put(struct image *img)
+static void image_put(struct kmp_dwarf_units *us, struct image *img)
 {
 	if (!img || --img->users)
 		return;
 	munmap(img->base, img->len);
-	if (src_img == img)
-		src_img = NULL;
+	if (us->img == img)
+		us->img = NULL;
 	free(img);
 }
 
-void kmp_dwarf_unit_source(const Dwarf *dw, int fd)
+struct kmp_dwarf_units *kmp_dwarf_units_new(Dwarf *dw, int fd)
 {
-	src_dw = dw;
-	src_fd = fd;
-	src_img = NULL;		/* the old file's stays with its units */
+	struct kmp_dwarf_units *us = calloc(1, sizeof(*us));
+
+	if (us) {
+		us->dw = dw;
+		us->fd = fd;
+	}
+	return us;
 }
 
 bool kmp_dwarf_initial_length(const unsigned char *p, size_t avail, uint64_t *len,
@@ -272,14 +280,14 @@ static bool write_head(unsigned char *head, size_t to_file, const Elf64_Ehdr *eh
 }
 
 /*
- * src_fd's image, with a page of headers left for one more unit (a
- * reference taken); NULL if none can be made.  @sh and @names: the @n
+ * The image of @us's file, with a page of headers left for one more unit
+ * (a reference taken); NULL if none can be made.  @sh and @names: the @n
  * sections a unit carries, the first its part of .debug_info.
  */
-static struct image *image_get(size_t size, const GElf_Shdr *sh, const char *const *names,
-			       size_t n)
+static struct image *image_get(struct kmp_dwarf_units *us, size_t size, const GElf_Shdr *sh,
+			       const char *const *names, size_t n)
 {
-	struct image *img = src_img;
+	struct image *img = us->img;
 
 	if (img && img->heads < UNITS_MAX) {
 		img->users++;
@@ -290,7 +298,7 @@ static struct image *image_get(size_t size, const GElf_Shdr *sh, const char *con
 	img->len = UNITS_MAX * HEAD + size;
 	img->base = mmap(NULL, img->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (img->base == MAP_FAILED ||
-	    mmap(img->base + UNITS_MAX * HEAD, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, src_fd, 0) ==
+	    mmap(img->base + UNITS_MAX * HEAD, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, us->fd, 0) ==
 	    MAP_FAILED) {
 		if (img->base != MAP_FAILED)
 			munmap(img->base, img->len);
@@ -305,13 +313,13 @@ static struct image *image_get(size_t size, const GElf_Shdr *sh, const char *con
 					  sh[i].sh_size);
 	}
 	img->users = 1;
-	src_img = img;
+	us->img = img;
 	return img;
 }
 
 /* The image for the unit [@off, @end) of .debug_info (header @info); false if anything fails. */
-static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t end,
-		      struct unit *u)
+static bool make_unit(struct kmp_dwarf_units *us, Elf *elf, const GElf_Shdr *info,
+		      uint64_t off, uint64_t end, struct unit *u)
 {
 	const char *names[NCARRIED + 1];
 	GElf_Shdr sh[NCARRIED + 1];
@@ -320,7 +328,7 @@ static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t en
 	struct stat st;
 	unsigned char *base;
 
-	if (!eh || elf_getshdrstrndx(elf, &shstrndx) || fstat(src_fd, &st) || st.st_size <= 0)
+	if (!eh || elf_getshdrstrndx(elf, &shstrndx) || fstat(us->fd, &st) || st.st_size <= 0)
 		return false;
 	names[n] = ".debug_info";
 	sh[n] = *info;
@@ -335,7 +343,7 @@ static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t en
 			return false;
 		names[n++] = carried[i];
 	}
-	if (!(u->img = image_get((size_t)st.st_size, sh, names, n)))
+	if (!(u->img = image_get(us, (size_t)st.st_size, sh, names, n)))
 		return false;
 	base = u->img->base + u->img->heads * HEAD;
 	to_file = (UNITS_MAX - u->img->heads) * HEAD;
@@ -352,63 +360,55 @@ static bool make_unit(Elf *elf, const GElf_Shdr *info, uint64_t off, uint64_t en
 	return u->dw != NULL;
 }
 
-static void unit_free(struct unit *u)
+static void unit_free(struct kmp_dwarf_units *us, struct unit *u)
 {
 	if (u->dw)
 		dwarf_end(u->dw);
 	if (u->elf)
 		elf_end(u->elf);
-	image_put(u->img);
+	image_put(us, u->img);
 	memset(u, 0, sizeof(*u));
 }
 
-bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu)
+bool kmp_dwarf_unit(struct kmp_dwarf_units *us, Dwarf_Off cu_off, Dwarf_Die *cu)
 {
-	Elf *elf = dwarf_getelf(dw);
+	Elf *elf = us ? dwarf_getelf(us->dw) : NULL;
 	GElf_Shdr info_sh, abbrev_sh;
 	Elf_Scn *info_scn, *abbrev_scn;
 	Dwarf_Off next;
 	uint64_t end;
 	size_t shstrndx, hsize;
-	struct unit u = { .parent = dw, .off = cu_off };
+	struct unit u = { .off = cu_off };
 
-	for (size_t i = 0; i < nunits; i++) {
-		if (units[i].parent == dw && units[i].off == cu_off) {
-			*cu = units[i].cu;
+	for (size_t i = 0; us && i < us->n; i++) {
+		if (us->v[i].off == cu_off) {
+			*cu = us->v[i].cu;
 			return true;
 		}
 	}
-	if (dw != src_dw || src_fd < 0 || nunits == UNITS_MAX || !elf ||
+	if (!us || us->fd < 0 || us->n == UNITS_MAX || !elf ||
 	    elf_getshdrstrndx(elf, &shstrndx) ||
 	    !(info_scn = section(elf, shstrndx, ".debug_info", &info_sh)) ||
 	    !(abbrev_scn = section(elf, shstrndx, ".debug_abbrev", &abbrev_sh)) ||
 	    (info_sh.sh_flags & SHF_COMPRESSED) || (abbrev_sh.sh_flags & SHF_COMPRESSED) ||
 	    !unit_ok(elf_rawdata(info_scn, NULL), elf_rawdata(abbrev_scn, NULL), cu_off, &end))
 		return false;
-	if (!make_unit(elf, &info_sh, cu_off, end, &u) ||
+	if (!make_unit(us, elf, &info_sh, cu_off, end, &u) ||
 	    dwarf_nextcu(u.dw, 0, &next, &hsize, NULL, NULL, NULL) != 0 || next != end - cu_off ||
 	    !dwarf_offdie(u.dw, hsize, &u.cu)) {
-		unit_free(&u);
+		unit_free(us, &u);
 		return false;
 	}
 	*cu = u.cu;
-	units[nunits++] = u;
+	us->v[us->n++] = u;
 	return true;
 }
 
-void kmp_dwarf_units_free(const Dwarf *dw)
+void kmp_dwarf_units_free(struct kmp_dwarf_units *us)
 {
-	size_t kept = 0;
-
-	for (size_t i = 0; i < nunits; i++) {
-		if (units[i].parent == dw)
-			unit_free(&units[i]);
-		else
-			units[kept++] = units[i];
-	}
-	nunits = kept;
-	if (src_dw == dw) {
-		src_dw = NULL;
-		src_fd = -1;
-	}
+	if (!us)
+		return;
+	for (size_t i = 0; i < us->n; i++)
+		unit_free(us, &us->v[i]);
+	free(us);
 }

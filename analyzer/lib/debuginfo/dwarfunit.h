@@ -29,15 +29,22 @@ static inline uint64_t kmp_get_le(const unsigned char *p, size_t n)
 bool kmp_dwarf_initial_length(const unsigned char *p, size_t avail, uint64_t *len,
 			      size_t *lsize, size_t *osize);
 
-/* The file @dw reads, by its descriptor (kept open by the caller until kmp_dwarf_units_free()). */
-void kmp_dwarf_unit_source(const Dwarf *dw, int fd);
 /*
- * The DIE of the unit at @cu_off of @dw, in a handle over that unit alone
- * (made once, kept until kmp_dwarf_units_free()); false when the unit may
- * refer to another one, or anything else stands in the way: use @dw.
+ * The unit handles of one file: @dw reads it, @fd is its descriptor (both
+ * kept by the caller until kmp_dwarf_units_free()).  Owned by that file's
+ * struct kmp_vmlinux, not by the process: files open at once do not share
+ * them.  NULL when out of memory (no unit is then taken alone).
  */
-bool kmp_dwarf_unit(Dwarf *dw, Dwarf_Off cu_off, Dwarf_Die *cu);
-/* Every unit handle made from @dw is freed, and its file forgotten. */
-void kmp_dwarf_units_free(const Dwarf *dw);
+struct kmp_dwarf_units;
+struct kmp_dwarf_units *kmp_dwarf_units_new(Dwarf *dw, int fd);
+/*
+ * The DIE of the unit at @cu_off of @us's file, in a handle over that unit
+ * alone (made once, kept until kmp_dwarf_units_free()); false when @us is
+ * NULL, the unit may refer to another one, or anything else stands in the
+ * way: use the whole file's handle.
+ */
+bool kmp_dwarf_unit(struct kmp_dwarf_units *us, Dwarf_Off cu_off, Dwarf_Die *cu);
+/* Every unit handle of @us is freed, and @us (may be NULL). */
+void kmp_dwarf_units_free(struct kmp_dwarf_units *us);
 
 #endif

@@ -344,23 +344,19 @@ static bool raw_aranges(Dwarf *dw, uint64_t addr, Dwarf_Off *cu_off)
  * .debug_info makes thousands of headers resident.  Walk them here in
  * steps instead, letting libdw learn each step's units (a DIE of the
  * step's last one) and giving the pages back after each step, so that
- * memory stays flat.  Remembered per Dwarf handle: done once.
+ * memory stays flat.  Remembered with the vmlinux (v->interned_to): done once.
  */
 #define INTERN_STEP 128
 
-static const Dwarf *interned_dw;
-static Dwarf_Off interned_to;
-
-static void intern_units(Dwarf *dw, Dwarf_Off target)
+static void intern_units(struct kmp_vmlinux *v, Dwarf_Off target)
 {
-	Dwarf_Off off = 0, next;
+	Dwarf *dw = v->dwarf;
+	Dwarf_Off off = v->interned_to, next;
 	size_t hsize, n = 0;
 	Dwarf_Die die;
 
-	if (interned_dw == dw && interned_to >= target)
+	if (off >= target)
 		return;
-	if (interned_dw == dw)
-		off = interned_to;
 	while (off < target && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (++n % INTERN_STEP == 0) {
 			dwarf_offdie(dw, off + hsize, &die);
@@ -368,37 +364,30 @@ static void intern_units(Dwarf *dw, Dwarf_Off target)
 		}
 		off = next;
 	}
-	interned_dw = dw;
-	interned_to = off;
+	v->interned_to = off;
 }
 
-void kmp_dwarf_forget(const Dwarf *dw)
+bool kmp_dwarf_cu_at(struct kmp_vmlinux *v, uint64_t addr, Dwarf_Die *cu)
 {
-	if (interned_dw == dw) {
-		interned_dw = NULL;
-		interned_to = 0;
-	}
-}
-
-bool kmp_dwarf_cu_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
-{
+	Dwarf *dw = v->dwarf;
 	Dwarf_Off cu_off, next;
 	size_t hsize;
 
 	if (addr && raw_aranges(dw, addr, &cu_off) &&
 	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (kmp_dwarf_unit(dw, cu_off, cu))
+		if (kmp_dwarf_unit(v->units, cu_off, cu))
 			return true;
-		intern_units(dw, cu_off);
+		intern_units(v, cu_off);
 		if (dwarf_offdie(dw, cu_off + hsize, cu))
 			return true;
 	}
 	return addr && dwarf_addrdie(dw, addr, cu);
 }
 
-bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
+bool kmp_dwarf_cu(struct kmp_vmlinux *v, uint64_t addr, const char *suffix, bool no_aranges,
 		  Dwarf_Die *cu, bool *via_aranges)
 {
+	Dwarf *dw = v->dwarf;
 	Dwarf_Off cu_off, next;
 	size_t hsize;
 
@@ -406,11 +395,11 @@ bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
 	if (!no_aranges && addr && raw_aranges(dw, addr, &cu_off) &&
 	    dwarf_nextcu(dw, cu_off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		/* The unit alone (dwarfunit.c), else libdw's handle after the units before it. */
-		if (kmp_dwarf_unit(dw, cu_off, cu)) {
+		if (kmp_dwarf_unit(v->units, cu_off, cu)) {
 			*via_aranges = true;
 			return true;
 		}
-		intern_units(dw, cu_off);
+		intern_units(v, cu_off);
 		if (dwarf_offdie(dw, cu_off + hsize, cu)) {
 			*via_aranges = true;
 			return true;

@@ -25,10 +25,9 @@ struct kmp_wanted {
  * The unit whose code covers link-time @addr: from the raw .debug_aranges
  * (which reads no unit header but the one found), else libdw's look-up.
  */
-bool kmp_dwarf_cu_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu);
-/* @dw is about to end: what intern_units() remembers of it is forgotten. */
-void kmp_dwarf_forget(const Dwarf *dw);
-bool kmp_dwarf_cu(Dwarf *dw, uint64_t addr, const char *suffix, bool no_aranges,
+struct kmp_vmlinux;
+bool kmp_dwarf_cu_at(struct kmp_vmlinux *v, uint64_t addr, Dwarf_Die *cu);
+bool kmp_dwarf_cu(struct kmp_vmlinux *v, uint64_t addr, const char *suffix, bool no_aranges,
 		  Dwarf_Die *cu, bool *via_aranges);
 /* Find the complete definitions of the @n wanted types among @cu's children. */
 void kmp_dwarf_scan(Dwarf_Die *cu, struct kmp_wanted *w, size_t n);

@@ -55,7 +55,7 @@ bool kmp_vmlinux_cu(struct kmp_vmlinux *v, uint64_t addr, const char *suffix, bo
 		kmp_btf_handle(v->btf, 0, cu);
 		return true;
 	}
-	return v->dwarf && kmp_dwarf_cu(v->dwarf, addr, suffix, no_aranges, cu, via_aranges);
+	return v->dwarf && kmp_dwarf_cu(v, addr, suffix, no_aranges, cu, via_aranges);
 }
 
 const char *kmp_vmlinux_types(const struct kmp_vmlinux *v)

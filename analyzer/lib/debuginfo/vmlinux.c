@@ -115,7 +115,7 @@ bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 			   "CONFIG_DEBUG_INFO; libdw: %s)", path, dwarf_errmsg(-1));
 		goto fail;
 	}
-	kmp_dwarf_unit_source(v->dwarf, v->fd);
+	v->units = kmp_dwarf_units_new(v->dwarf, v->fd);
 	read_build_id(v);
 	return true;
 fail:
@@ -137,8 +137,7 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	v->known = NULL;
 	v->nknown = v->capknown = 0;
 	if (v->dwarf) {
-		kmp_dwarf_forget(v->dwarf);	/* a later Dwarf may get its address */
-		kmp_dwarf_units_free(v->dwarf);
+		kmp_dwarf_units_free(v->units);
 		dwarf_end(v->dwarf);
 	}
 	if (v->elf)
@@ -146,6 +145,8 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	if (v->fd >= 0)
 		close(v->fd);
 	v->dwarf = NULL;
+	v->units = NULL;
+	v->interned_to = 0;
 	v->elf = NULL;
 	v->fd = -1;
 }

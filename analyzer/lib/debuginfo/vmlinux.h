@@ -12,6 +12,8 @@
 #include "layout.h"
 #include "symscan.h"
 
+struct kmp_dwarf_units;	/* dwarfunit.h */
+
 /*
  * Where symbols come from besides the file: the crash extension asks
  * crash (issue 11).  lookup() gives a symbol's link-time address.
@@ -37,6 +39,14 @@ struct kmp_vmlinux {
 	int fd;
 	Elf *elf;
 	Dwarf *dwarf;
+	/*
+	 * What is learnt of @dwarf, kept with it (not by the process: two
+	 * vmlinux files open at once keep theirs apart): the handles over
+	 * single units (dwarfunit.h), and how far libdw has been walked
+	 * through the unit headers (dwarfutil.c).
+	 */
+	struct kmp_dwarf_units *units;
+	Dwarf_Off interned_to;
 	char path[4096];
 	char build_id[129];	/* hex, "" if none */
 	struct kmp_known {

@@ -194,7 +194,7 @@ bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
 		if (seen || !ix->group_func[g])
 			continue;
 		tried[ntried++] = g;
-		if (kmp_dwarf_cu_at(v->dwarf, ix->group_func[g], &cu) && cu_variable(&cu, sym, type))
+		if (kmp_dwarf_cu_at(v, ix->group_func[g], &cu) && cu_variable(&cu, sym, type))
 			return true;
 	}
 	return false;

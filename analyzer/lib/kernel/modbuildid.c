@@ -104,7 +104,7 @@ static bool notes_layout(const struct kmp_kernel *k, struct notes_layout *nl)
 	kmp_vmlinux_symbols(k->vml, fn, 3);
 	for (size_t i = 0; i < 3 && !addr; i++)
 		addr = fn[i].found ? fn[i].addr : 0;
-	if (!addr || !kmp_dwarf_cu(k->vml->dwarf, addr, "kernel/module/sysfs.c", false, &cu, &via))
+	if (!addr || !kmp_dwarf_cu(k->vml, addr, "kernel/module/sysfs.c", false, &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, 4);
 	if (!w[0].found)
