@@ -109,4 +109,30 @@ void kmp_progress(const struct kmp_notes *n, const char *fmt, ...)
 /* Does @n show progress lines? */
 bool kmp_progress_shown(const struct kmp_notes *n);
 
+/*
+ * What the library keeps per process (issue 35), and why; everything else
+ * belongs to an object its caller owns (a session, its vmlinux with the
+ * DWARF unit handles, a walk, a reader):
+ *   dump/fdhook.c   the pread() hook table and its lock: pread() is one
+ *                   symbol per process, which the executable defines and
+ *                   exports by name (cli/kmempool.dynlist) so that
+ *                   libkdumpfile, loaded with dlopen(), reads through it;
+ *                   a count of hooked descriptors lets every other read
+ *                   skip the lock
+ *   dump/kdump.c    ctx_lock: one libkdumpfile call at a time in the
+ *                   process (0.5.1 is not safe on two threads, even on two
+ *                   contexts)
+ *   dump/kdumpdl.c  libkdumpfile's function table, loaded once
+ *                   (pthread_once): a library is loaded per process
+ *   kernel/debuginfod.c  libdebuginfod's function table, loaded once
+ *                   (pthread_once), kept loaded for libcurl's global state
+ *   kernel/modules.c  syms_lock: a module's symbol index is made once, by
+ *                   whichever thread asks first
+ *   mempool/pools.c kmp_live_pause_ns, the pause between walks of live
+ *                   memory (a setting: the fuzzers make it 0)
+ * The crash extension links no fdhook.c, kdump.c or kdumpdl.c
+ * (libkmempool-core.a).  tests/quiet.sh checks that no object of lib/
+ * writes to stdout or stderr.
+ */
+
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: pread() for registered descriptors only; see fdhook.h. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,6 +17,13 @@ struct slot {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct slot hooks[KMP_FDHOOK_SLOTS];
+/*
+ * Slots in use: while none is, a pread() of the process (libelf's, a live
+ * scan's /proc/kcore reads) goes to the system call without the lock.  A
+ * descriptor is registered before it is handed to the library that reads
+ * it, so a read of it never sees 0 here.
+ */
+static atomic_uint nhooked;
 
 ssize_t kmp_real_pread(int fd, void *buf, size_t count, off_t offset)
 {
@@ -50,8 +58,11 @@ bool kmp_fdhook_register(int fd, kmp_fdhook_fn fn, void *arg)
 		return false;
 	pthread_mutex_lock(&lock);
 	s = take(fd);
-	if (s)
+	if (s) {
+		if (!s->fd)
+			atomic_fetch_add(&nhooked, 1);
 		*s = (struct slot){ fd + 1, fn, arg, 0 };
+	}
 	pthread_mutex_unlock(&lock);
 	return s;
 }
@@ -62,8 +73,10 @@ void kmp_fdhook_unregister(int fd)
 
 	pthread_mutex_lock(&lock);
 	s = find(fd);
-	if (s)
+	if (s) {
 		*s = (struct slot){ 0, NULL, NULL, 0 };
+		atomic_fetch_sub(&nhooked, 1);
+	}
 	pthread_mutex_unlock(&lock);
 }
 
@@ -80,8 +93,11 @@ unsigned long kmp_fdhook_hits(int fd)
 }
 
 /*
- * Stands in for the C library's pread() (the executable's definition is
- * found first, also by libkdumpfile).
+ * Stands in for the C library's pread(): the executable's definition is
+ * found first, also by libkdumpfile, which kmempool loads with dlopen()
+ * (kdumpdl.c) - so the executable exports it on purpose, by name
+ * (cli/kmempool.dynlist, analyzer/Makefile), not because some library it
+ * links happens to call pread().
  */
 ssize_t pread(int fd, void *buf, size_t count, off_t offset)
 {
@@ -89,6 +105,8 @@ ssize_t pread(int fd, void *buf, size_t count, off_t offset)
 	void *arg = NULL;
 	struct slot *s;
 
+	if (!atomic_load(&nhooked))
+		return kmp_real_pread(fd, buf, count, offset);
 	pthread_mutex_lock(&lock);
 	s = find(fd);
 	if (s) {

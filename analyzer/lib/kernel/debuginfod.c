@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 
 /* libdebuginfod's functions, checked against its header's prototypes. */
 static struct {
-	bool tried, ok;
+	bool ok;
 	char why[256];
 	__typeof__(debuginfod_begin) *begin;
 	__typeof__(debuginfod_end) *end;
@@ -31,18 +32,17 @@ bool kmp_debuginfod_enabled(void)
 	return urls && urls[strspn(urls, " \t")];
 }
 
-static bool load(void)
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load_once(void)
 {
 	void *h;
 
-	if (lib.tried)
-		return lib.ok;
-	lib.tried = true;
 	h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		snprintf(lib.why, sizeof(lib.why), "cannot load %s (package libdebuginfod1): %s",
 			 DEBUGINFOD_SONAME, dlerror());
-		return false;
+		return;
 	}
 	*(void **)&lib.begin = dlsym(h, "debuginfod_begin");
 	*(void **)&lib.end = dlsym(h, "debuginfod_end");
@@ -54,11 +54,17 @@ static bool load(void)
 		snprintf(lib.why, sizeof(lib.why), "%s lacks debuginfod_find_debuginfo()",
 			 DEBUGINFOD_SONAME);
 		dlclose(h);
-		return false;
+		return;
 	}
 	/* Kept loaded: libcurl's global state must outlive every client. */
 	lib.ok = true;
-	return true;
+}
+
+/* The library, loaded once by whichever thread asks first. */
+static bool load(void)
+{
+	pthread_once(&once, load_once);
+	return lib.ok;
 }
 
 /* The progress line of one download, where the caller shows one. */
@@ -101,15 +107,14 @@ static int progress_fn(debuginfod_client *c, long a, long b)
 	return 0;
 }
 
-/* The servers, for messages: DEBUGINFOD_URLS, shortened. */
-static const char *urls(void)
+/* The servers, for messages: DEBUGINFOD_URLS, shortened, in @buf of @len >= 4 bytes. */
+static const char *urls(char *buf, size_t len)
 {
-	static char buf[160];
 	const char *u = getenv(DEBUGINFOD_URLS_ENV_VAR);
 
-	snprintf(buf, sizeof(buf), "%s", u ? u : "");
-	if (u && strlen(u) >= sizeof(buf))
-		memcpy(buf + sizeof(buf) - 4, "...", 4);
+	snprintf(buf, len, "%s", u ? u : "");
+	if (u && strlen(u) >= len)
+		memcpy(buf + len - 4, "...", 4);
 	return buf;
 }
 
@@ -118,7 +123,7 @@ bool kmp_debuginfod_find(const char *build_id, const char *what, char *out, size
 {
 	struct progress p = { .notes = notes, .what = what };
 	debuginfod_client *c;
-	char *path = NULL;
+	char *path = NULL, servers[160];
 	size_t n = build_id ? strlen(build_id) : 0;
 	int fd;
 
@@ -160,10 +165,10 @@ bool kmp_debuginfod_find(const char *build_id, const char *what, char *out, size
 		free(path);
 		if (fd == -ENOENT)
 			snprintf(why, whylen, "debuginfod has no debug file for build ID %s (%s)",
-				 build_id, urls());
+				 build_id, urls(servers, sizeof(servers)));
 		else
-			snprintf(why, whylen, "debuginfod (%s) failed for build ID %s: %s", urls(),
-				 build_id, strerror(-fd));
+			snprintf(why, whylen, "debuginfod (%s) failed for build ID %s: %s",
+				 urls(servers, sizeof(servers)), build_id, strerror(-fd));
 		return false;
 	}
 	close(fd);
