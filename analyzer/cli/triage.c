@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "diskcheck.h"
 #include "dwarf_kernel.h"
 #include "elfcheck.h"
@@ -411,7 +412,7 @@ static int triage_one(const struct triage *t, const struct job *j, FILE *f)
 
 	memcpy(o.moddebug, t->moddebug, sizeof(o.moddebug));
 	o.nmoddebug = t->nmoddebug;
-	o.notes = kmp_cli_notes();	/* the child's stderr: its line's notes */
+	o.notes = kmp_cli_notes(stderr);	/* the child's stderr: its line's notes */
 	memset(&s, 0, sizeof(s));
 	if (!result_open(&r)) {
 		kmp_seterr(&err, KMP_ERR_NOMEM, "out of memory");

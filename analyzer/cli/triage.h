@@ -9,9 +9,4 @@
 
 int kmp_triage_main(int argc, char **argv);
 
-#include "kmp.h"
-
-/* main.c's: the library's notes on stderr, progress when it is a terminal. */
-struct kmp_notes kmp_cli_notes(void);
-
 #endif
