@@ -32,7 +32,7 @@ void kmp_pw_note(struct kmp_pw *a, const char *fmt, ...)
 	va_end(ap);
 	if (!a->kept) {
 		emit_note(a->st, msg);
-	} else if (a->nkept < NOTES_KEPT) {
+	} else if (a->nkept < KMP_PW_NOTES_KEPT) {
 		memcpy(a->kept[a->nkept++], msg, sizeof(msg));
 	} else {
 		a->dropped++;
@@ -254,9 +254,9 @@ static bool pool_visit(uint64_t node, void *arg, struct kmp_err *err)
 		return kmp_pw_finish(a, addr, &r, &p, err);
 	/*
 	 * Live: its strings are read; it is checked again with the pools read
-	 * before it once there are PENDING_MAX of them (one read a page).
+	 * before it once there are KMP_PW_PENDING_MAX of them (one read a page).
 	 */
-	if (a->npend == PENDING_MAX && !kmp_pw_flush_pending(a, err)) {
+	if (a->npend == KMP_PW_PENDING_MAX && !kmp_pw_flush_pending(a, err)) {
 		kmp_pool_free_strings(&p);
 		kmp_pw_free_strs(a->cur, &a->ncur);
 		return false;
@@ -405,14 +405,14 @@ bool kmp_walk_pools(struct kmp_mem *mem, const struct kmp_layout *l, uint64_t he
 	if (l->v6)
 		a.tags = calloc(1, sizeof(*a.tags));
 	if (mem->live) {
-		a.kept = calloc(NOTES_KEPT, sizeof(*a.kept));
+		a.kept = calloc(KMP_PW_NOTES_KEPT, sizeof(*a.kept));
 		a.rc = kmp_readcache_new(mem);
 		if (a.rc)
 			a.mem = &a.rc->mem;
-		a.pend = calloc(PENDING_MAX, sizeof(*a.pend));
-		a.pend_bytes = malloc(PENDING_MAX * 2 * size);
+		a.pend = calloc(KMP_PW_PENDING_MAX, sizeof(*a.pend));
+		a.pend_bytes = malloc(KMP_PW_PENDING_MAX * 2 * size);
 		a.spans = calloc(1, sizeof(*a.spans));
-		for (size_t i = 0; a.pend && a.pend_bytes && i < PENDING_MAX; i++)
+		for (size_t i = 0; a.pend && a.pend_bytes && i < KMP_PW_PENDING_MAX; i++)
 			a.pend[i].buf = a.pend_bytes + i * 2 * size;
 	}
 	if (!a.buf || !a.again || (l->v6 && !a.tags) ||

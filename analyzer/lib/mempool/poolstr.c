@@ -31,7 +31,7 @@ static int read_str(struct kmp_pw *a, uint64_t ptr, size_t max, char **s, size_t
 {
 	int rc = kmp_read_long_string(a->mem, ptr, max, s, len, err);
 
-	if (rc == KMP_STR_OK && a->mem->live && a->ncur < STRS_MAX) {
+	if (rc == KMP_STR_OK && a->mem->live && a->ncur < KMP_PW_STRS_MAX) {
 		struct kmp_pw_str *c = &a->cur[a->ncur];
 
 		c->bytes = malloc(*len + 1);

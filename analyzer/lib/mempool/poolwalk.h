@@ -17,9 +17,9 @@
 #include "readcache.h"
 #include "tagname.h"
 
-#define NOTES_KEPT 16
-#define PENDING_MAX 64
-#define STRS_MAX 3		/* strings a pool's line shows: name, owner, instance */
+#define KMP_PW_NOTES_KEPT 16
+#define KMP_PW_PENDING_MAX 64
+#define KMP_PW_STRS_MAX 3		/* strings a pool's line shows: name, owner, instance */
 
 /* Live: a string as the walk read it, to be read again once its pool is checked. */
 struct kmp_pw_str {
@@ -41,7 +41,7 @@ struct kmp_pw_pending {
 	struct kmp_poolrec r;
 	struct kmp_pool p;
 	unsigned char *buf;		/* its record as read */
-	struct kmp_pw_str str[STRS_MAX];	/* its strings as read */
+	struct kmp_pw_str str[KMP_PW_STRS_MAX];	/* its strings as read */
 	size_t nstr;
 };
 
@@ -68,9 +68,9 @@ struct kmp_pw {
 	 */
 	struct kmp_pw_pending *pend;
 	size_t npend;
-	struct kmp_pw_str cur[STRS_MAX];	/* the strings of the pool being read */
+	struct kmp_pw_str cur[KMP_PW_STRS_MAX];	/* the strings of the pool being read */
 	size_t ncur;
-	unsigned char *pend_bytes;	/* PENDING_MAX records */
+	unsigned char *pend_bytes;	/* KMP_PW_PENDING_MAX records */
 	struct kmp_spans *spans;	/* kmp_pw_flush_pending()'s reads */
 	bool have_now;		/* format 1.2: jiffies of this walk */
 	uint64_t now;
