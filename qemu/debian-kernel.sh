@@ -164,7 +164,7 @@ if ! headers_ok; then
 		grep -o 'linux-compiler-[^ ]*' | head -1)
 	need=()
 	for p in $comp; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+		[[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *'ok installed' ]] || need+=("$p")
 	done
 	if [ ${#need[@]} -gt 0 ]; then
 		stage "apt-get install ${need[*]} (the headers' compiler dependency)"

@@ -32,7 +32,7 @@ PKGS+=(dwarves)
 PKGS+=(libbpf-dev)
 SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+installed() { [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == *'ok installed' ]]; }
 # The package the release's unversioned package $1 depends on, matching $2.
 default_of() {
 	apt-cache depends "$1" 2>/dev/null | sed -n "s/^ *Depends: \\($2\\)\$/\\1/p" | head -1
@@ -62,6 +62,19 @@ for p in "${PKGS[@]}"; do
 done
 [ ${#missing[@]} = 0 ] && exit 0
 echo "==> [deps] installing: ${missing[*]}"
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
-echo "==> [deps] done"
+# A download cut short (or, on sid, an index that moved under us) fails one
+# attempt: fresh lists and a second try; apt's own errors are kept for the
+# message when that fails too.
+err=$(mktemp); trap 'rm -f "$err"' EXIT
+for try in 1 2; do
+	$SUDO apt-get update -qq
+	if $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null 2> "$err"; then
+		cat "$err" >&2
+		echo "==> [deps] done"
+		exit 0
+	fi
+	cat "$err" >&2
+	[ $try = 1 ] && { echo "==> [deps] apt-get install failed; again with fresh package lists in 10 s" >&2; sleep 10; }
+done
+echo "deps: apt-get install failed: $(grep -m2 '^E:' "$err" | tr '\n' ' ')" >&2
+exit 1

@@ -127,7 +127,7 @@ if [ -f "$PATCHED_DUMP" ] && [ -f "$B/kernel/vmlinux" ]; then
 	in_chroot kmempool -c /tmp/dump/vmcore -s /tmp/dump/vmlinux >"$D/chroot-report" 2>"$D/chroot-report.err"
 	rc=$?
 	"${ANALYZER_O:-$B/analyzer}/kmempool" -c "$PATCHED_DUMP" -s "$B/kernel/vmlinux" >"$D/host-report" 2>/dev/null
-	if [ $rc = 0 ] && head -1 "$D/chroot-report" | grep -q '^mempool - version: ' &&
+	if [ $rc = 0 ] && head -1 "$D/chroot-report" | grep '^mempool - version: ' > /dev/null &&
 		cmp -s "$D/chroot-report" "$D/host-report"; then
 		ok "chroot: the installed kmempool reports the hang dump: $(($(wc -l <"$D/chroot-report") - 2)) pools, identical to the built binary's"
 	else

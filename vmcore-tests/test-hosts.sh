@@ -76,7 +76,7 @@ one() {
 		echo "$key" > "$R/.kmp-key"
 		ok "$s: make deps installs by this release's names ($(grep -o 'installing: .*' "$L/deps.log" | grep -oE '(clang|libclang-rt|linux-source)-[0-9.]+(-dev)?' | tr '\n' ' ')$(grep -c 'note:' "$L/deps.log") notes; $(( $(date +%s) - t0 )) s)"
 	else
-		not_ok "$s: make deps failed ($L/deps.log: $(tail -2 "$L/deps.log" | tr '\n' ' '))"
+		not_ok "$s: make deps failed ($L/deps.log: $( (grep -m3 -E '^(E:|deps:)' "$L/deps.log" || tail -2 "$L/deps.log") | tr '\n' ' '))"
 		return
 	fi
 	rel=$(. "$R/etc/os-release"; echo "${VERSION_CODENAME:-$s}")
@@ -118,7 +118,7 @@ one() {
 	fi
 	dep=$(in_host "$R" sh -c 'dpkg-deb -f /deb/kmempool_*.deb Depends')
 	want=$(in_host "$R" sh -c 'dpkg -S "$(readlink -f /usr/lib/x86_64-linux-gnu/libkdumpfile.so)" | cut -d: -f1')
-	if [ -n "$want" ] && printf '%s\n' "$dep" | tr ',' '\n' | grep -qE "^ *$want \(>= [0-9]"; then
+	if [ -n "$want" ] && printf '%s\n' "$dep" | tr ',' '\n' | grep -E "^ *$want \(>= [0-9]" > /dev/null; then
 		ok "$s: the .deb depends on $want, the package of the libkdumpfile it loads ($(printf '%s' "$dep" | tr ',' '\n' | grep -E "^ *$want" | sed 's/^ *//'))"
 	else
 		not_ok "$s: the .deb's Depends ($dep) does not name $want"
@@ -148,7 +148,7 @@ dumps() {
 	[ -f "$SUITE_K/vmlinux" ] && [ -f "$SUITE_MOD/kmp_stock.ko" ] || return 1
 	z=
 	for f in "$dir"/dump-zlib "$dir"/dump-flat "$dir"/dump-*; do
-		[ -f "$f" ] && head -c 16 "$f" | grep -aqE '^(.ELF|KDUMP|makedumpfile)' && { z=$f; break; }
+		[ -f "$f" ] && head -c 16 "$f" | grep -aE '^(.ELF|KDUMP|makedumpfile)' > /dev/null && { z=$f; break; }
 	done
 	[ -n "$z" ] || return 1
 	base=$(basename "$z")

@@ -73,7 +73,7 @@ else
 	not_ok "man -l kmempool.1: exit $rc, stderr: $(head -3 "$D/man.err")"
 fi
 # man finds it by name through MANPATH in the staging tree.
-if MANPATH="$P/usr/share/man" man -w kmempool 2>/dev/null | grep -qx "$P/usr/share/man/man1/kmempool.1"; then
+if MANPATH="$P/usr/share/man" man -w kmempool 2>/dev/null | grep -x "$P/usr/share/man/man1/kmempool.1" > /dev/null; then
 	ok "man -w kmempool finds the installed page under MANPATH"
 else
 	not_ok "man -w kmempool: $(MANPATH="$P/usr/share/man" man -w kmempool 2>&1)"

@@ -26,6 +26,12 @@ trap 'kill $(jobs -p) 2>/dev/null; wait; exit 130' INT TERM
 # Both trees come from the source tarball recompressed once with zstd
 # (lib.sh, kernel_tarball).
 RIGTAR=$(kernel_tarball)
+# The rig's scripts themselves: no pipe ending in grep -q under pipefail.
+if out=$($PY "$ROOT/vmcore-tests/lint-pipes.py" "$ROOT" 2>&1); then
+	ok "scripts under pipefail: no pipe ends in grep -q (an early exit SIGPIPEs the writer)"
+else
+	not_ok "scripts under pipefail: pipes ending in grep -q: $(echo "$out" | head -3 | tr '\n' ';')"
+fi
 
 # expect_fail NAME STATUS WORDS -- CMD...: CMD exits with STATUS (or, for
 # "nonzero", anything but 0) and its stderr contains WORDS (kept in $EF.out

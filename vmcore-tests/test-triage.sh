@@ -41,7 +41,7 @@ for dir in "$T"/kd-* "$T"/stock-hang*; do
 	case $dir in *-in) continue ;; esac
 	for f in "$dir"/dump-*; do
 		# Only dumps (the rigs keep other dump-* files, such as dump-level).
-		[ -f "$f" ] && head -c 16 "$f" | grep -aqE '^(.ELF|KDUMP|DISKDUMP|makedumpfile)' || continue
+		[ -f "$f" ] && head -c 16 "$f" | grep -aE '^(.ELF|KDUMP|DISKDUMP|makedumpfile)' > /dev/null || continue
 		mkdir -p "$S/$(basename "$dir")"
 		ln -f "$f" "$S/$(basename "$dir")/" 2>/dev/null || cp "$f" "$S/$(basename "$dir")/"
 		n_rig=$((n_rig + 1))

@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kmp_modlayout ml;
 	struct kmp_slablayout sl;
 	struct kmp_vmlayout vl;
+	struct kmp_cslayout cs;
 	struct kmp_layout l;
 	struct kmp_vmlinux v;
 
@@ -48,6 +49,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (kmp_vmlayout_load(&v, 0x1000, &vl) && vl.va_size > 256)
 		abort();
+	if (kmp_cslayout_load(&v, 0x1000, &cs) &&
+	    (cs.size > KMP_MAX_STRUCT || cs.mult.size != 4 || cs.shift.size != 4))
+		abort();
+	/* A heap object's pool by type: an answer lies inside the struct, its name member too. */
+	for (uint64_t off = 0; off < 256; off += 8) {
+		struct kmp_btf_hit hit = { 0 };
+
+		kmp_btf_heap_pool(v.btf, 0, 1024, off, "mempool_s", &hit);
+		if (hit.n && (hit.path[0] != '.' || hit.name_len > 256))
+			abort();
+	}
 	kmp_vmlinux_close(&v);
 	return 0;
 }

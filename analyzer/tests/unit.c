@@ -339,6 +339,21 @@ static void test_format12(void)
 	CHECK(kmp_jiffies_seconds(100, UINT64_MAX - 149, 250) == 1, "across the wrap");
 	CHECK(kmp_jiffies_seconds(100, 200, 250) == 0, "start after now");
 	CHECK(kmp_jiffies_seconds(5000, 2500, 0) == 0, "HZ unknown");
+	/* HZ of a tick's length, and of the jiffies clocksource (TICK_NSEC << JIFFIES_SHIFT). */
+	CHECK(kmp_hz_of_tick(4000000) == 250 && kmp_hz_of_tick(3333333) == 300 &&
+	      kmp_hz_of_tick(1000000) == 1000 && kmp_hz_of_tick(10000000) == 100, "tick_nsec");
+	CHECK(kmp_hz_of_tick(4000012) == 250, "an NTP-adjusted tick_nsec");
+	CHECK(!kmp_hz_of_tick(0) && !kmp_hz_of_tick(99999) && !kmp_hz_of_tick(100000001),
+	      "a tick out of HZ 10..10000");
+	CHECK(kmp_hz_of_jiffies_clocksource("jiffies", 4000000ULL << 8, 8) == 250, "HZ 250, shift 8");
+	CHECK(kmp_hz_of_jiffies_clocksource("jiffies", 3333333ULL << 7, 7) == 300, "HZ 300, shift 7");
+	CHECK(kmp_hz_of_jiffies_clocksource("jiffies", 1000000ULL << 6, 6) == 1000, "HZ 1000, shift 6");
+	CHECK(!kmp_hz_of_jiffies_clocksource("refined-jiffies", 4000000ULL << 8, 8),
+	      "another clocksource");
+	CHECK(!kmp_hz_of_jiffies_clocksource("jiffies", (4000000ULL << 8) + 1, 8),
+	      "a mult that is not a shifted tick");
+	CHECK(!kmp_hz_of_jiffies_clocksource("jiffies", 4000000ULL << 8, 40), "a shift past 31");
+	CHECK(!kmp_hz_of_jiffies_clocksource("jiffies", 0, 8), "mult 0");
 	end();
 }
 

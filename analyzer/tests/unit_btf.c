@@ -602,6 +602,64 @@ static void test_btf_pool_member(void)
 	btf__free(b);
 }
 
+/* A heap object of @osize with a pool at @off: kmp_btf_heap_pool()'s answer. */
+static struct kmp_btf_hit heap_pool(struct btf *b, uint64_t osize, uint64_t off)
+{
+	struct kmp_btf_hit hit = { 0 };
+	uint32_t n;
+	const void *d = btf__raw_data(b, &n);
+	struct kmp_err err;
+	struct kmp_btf kb;
+
+	if (!kmp_btf_parse(&kb, d, n, &err))
+		return hit;
+	kmp_btf_heap_pool(&kb, 0, osize, off, "mempool_s", &hit);
+	hit.btf = NULL;		/* freed below */
+	kmp_btf_free(&kb);
+	return hit;
+}
+
+static void test_btf_heap_pool(void)
+{
+	struct btf *b = make_btf(false);
+	int pool = btf__find_by_name_kind(b, "mempool_s", BTF_KIND_STRUCT);
+	int i_int = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
+	int i_char = btf__add_int(b, "char", 1, BTF_INT_SIGNED);
+	int i_name = btf__add_array(b, i_int, i_char, 32);
+	struct kmp_btf_hit h;
+
+	begin("BTF: a pool in a heap object named by the one struct that fits the object");
+	btf__add_struct(b, "disk", 200);		/* a name, then a pool at 64 */
+	btf__add_field(b, "major", i_int, 0, 0);
+	btf__add_field(b, "disk_name", i_name, 32, 0);
+	btf__add_field(b, "split", pool, 512, 0);
+	h = heap_pool(b, 256, 64);
+	CHECK(h.n == 1 && !strcmp(h.type, "disk") && !strcmp(h.path, ".split") &&
+	      h.name_off == 4 && h.name_len == 32, "256/64: %u '%s' '%s' name at %" PRIu64 " (%" PRIu64 ")",
+	      h.n, h.type, h.path, h.name_off, h.name_len);
+	h = heap_pool(b, 192, 64);
+	CHECK(h.n == 0, "an object smaller than the struct: %u '%s'", h.n, h.type);
+	h = heap_pool(b, 256, 68);
+	CHECK(h.n == 0, "not at a pool's start: %u '%s'", h.n, h.path);
+	btf__add_struct(b, "wrapper", 80);		/* a pool at 0: the object may be a bare pool */
+	btf__add_field(b, "pool", pool, 0, 0);
+	h = heap_pool(b, 96, 0);
+	CHECK(h.n == 2, "offset 0 is never named by a struct: %u '%s'", h.n, h.type);
+	end();
+
+	begin("BTF: two structs that fit the object hold a pool at the offset: no guess");
+	btf__add_struct(b, "queue", 136);		/* no name member, a pool at 64 too */
+	btf__add_field(b, "depth", i_int, 0, 0);
+	btf__add_field(b, "rq_pool", pool, 512, 0);
+	h = heap_pool(b, 256, 64);
+	CHECK(h.n == 2, "two answers: %u ('%s' '%s')", h.n, h.type, h.path);
+	h = heap_pool(b, 192, 64);
+	CHECK(h.n == 1 && !strcmp(h.type, "queue") && !strcmp(h.path, ".rq_pool") && !h.name_len,
+	      "only the smaller fits 192: %u '%s' '%s'", h.n, h.type, h.path);
+	end();
+	btf__free(b);
+}
+
 /* Fuzz seeds: the BTF above, and kallsyms tables in fuzz_kallsyms's format. */
 static int seeds(const char *dir)
 {
@@ -632,6 +690,7 @@ int main(int argc, char **argv)
 	test_btf_layout();
 	test_btf_damaged();
 	test_btf_pool_member();
+	test_btf_heap_pool();
 	printf("unit-btf: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

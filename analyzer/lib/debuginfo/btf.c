@@ -513,6 +513,67 @@ bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, c
 	return n > 0;
 }
 
+/* A char array member of @t called "name" or "..._name" (the first one): offset and length. */
+static void name_member(const struct kmp_btf *b, const struct btf_type *t, uint64_t *off,
+			uint64_t *len)
+{
+	*off = *len = 0;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = btf_members(t) + i;
+		uint32_t bits = btf_member_bit_offset(t, i);
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : NULL;
+		const struct btf_type *at, *et;
+		size_t l;
+		int r;
+
+		if (!mn || bits % 8 || (l = strlen(mn)) < 4 ||
+		    (strcmp(mn, "name") && (l < 5 || strcmp(mn + l - 5, "_name"))))
+			continue;
+		if ((r = btf__resolve_type(b->btf, m->type)) <= 0 || (uint32_t)r >= b->ntypes ||
+		    !(at = btf__type_by_id(b->btf, (uint32_t)r)) || !btf_is_array(at) ||
+		    (r = btf__resolve_type(b->btf, btf_array(at)->type)) <= 0 ||
+		    (uint32_t)r >= b->ntypes || !(et = btf__type_by_id(b->btf, (uint32_t)r)) ||
+		    !btf_is_int(et) || et->size != 1 || btf_array(at)->nelems < 2 ||
+		    btf_array(at)->nelems > 256)
+			continue;
+		*off = bits / 8;
+		*len = btf_array(at)->nelems;
+		return;
+	}
+}
+
+void kmp_btf_heap_pool(const struct kmp_btf *b, uint32_t first, uint64_t osize, uint64_t off,
+		       const char *pool, struct kmp_btf_hit *hit)
+{
+	char path[256];
+
+	if (!b || !b->btf || off >= osize)
+		return;
+	if (!off) {	/* the object may be the pool itself: mempool_create() kmallocs it bare */
+		hit->n = 2;
+		return;
+	}
+	for (uint32_t id = first ? first : 1; id < b->ntypes && hit->n < 2; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		const char *name;
+
+		if (!t || !btf_is_struct(t) || !t->name_off || !t->size || t->size > osize ||
+		    t->size <= off || !(name = btf__name_by_offset(b->btf, t->name_off)) ||
+		    !strcmp(name, pool) ||
+		    !pool_path(b, id, off, pool, path, sizeof(path), 0) || path[0] != '.')
+			continue;
+		if (hit->n && !strcmp(hit->type, name) && !strcmp(hit->path, path))
+			continue;	/* the same struct (a module's copy of a kernel type) */
+		if (hit->n++)
+			return;
+		hit->btf = b;
+		hit->id = id;
+		snprintf(hit->type, sizeof(hit->type), "%s", name);
+		snprintf(hit->path, sizeof(hit->path), "%s", path);
+		name_member(b, t, &hit->name_off, &hit->name_len);
+	}
+}
+
 bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
 {
 	const struct kmp_btf *b = kmp_btf_of(st);

@@ -70,6 +70,31 @@ bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *n
  */
 bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
 			 bool exact, char *path, size_t len);
+/*
+ * A pool at @off inside a heap object of @osize bytes (its cache's
+ * object size): the named structs of @b from id @first on (a module's
+ * split BTF: its own types only) that fit the object (size at most
+ * @osize, above @off) and hold a struct @pool at exactly @off.  Each such
+ * struct is added to @hit unless it is the one already there (the same
+ * name and path: md.h's structs are in the BTF of every md module);
+ * @hit->n counts the different answers (a second makes it 2: never a
+ * guess between two).  At offset 0 the object may be a pool of its own
+ * (mempool_create() allocates one bare): that is an answer of its own, so
+ * a pool at offset 0 is never named by a struct.  On the first answer,
+ * @hit gets the struct's name, the member path (".a.b[2]")
+ * and the offset and length of its name member (a char array called
+ * "name" or "..._name" at its top level; len 0 if none).
+ */
+struct kmp_btf_hit {
+	unsigned int n;
+	const struct kmp_btf *btf;
+	uint32_t id;
+	char type[128];
+	char path[256];
+	uint64_t name_off, name_len;
+};
+void kmp_btf_heap_pool(const struct kmp_btf *b, uint32_t first, uint64_t osize, uint64_t off,
+		       const char *pool, struct kmp_btf_hit *hit);
 /* A module's BTF over the kernel's (split BTF). */
 bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 			 const struct kmp_btf *base, struct kmp_err *err);

@@ -241,3 +241,21 @@ bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlay
 		 vl->va_size <= 256;
 	return vl->ok;
 }
+
+bool kmp_cslayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_cslayout *cl)
+{
+	struct kmp_wanted w[] = { { .name = "clocksource", .tag = DW_TAG_structure_type } };
+	bool via;
+	Dwarf_Die cu;
+
+	memset(cl, 0, sizeof(*cl));
+	if (!cu_addr || !kmp_vmlinux_cu(v, cu_addr, "kernel/time/jiffies.c", false, &cu, &via))
+		return false;
+	kmp_dwarf_scan(&cu, w, 1);
+	cl->ok = w[0].found && struct_size(&w[0].die, &cl->size) &&
+		 member_in(&w[0].die, cl->size, "name", &cl->name) &&
+		 member_in(&w[0].die, cl->size, "mult", &cl->mult) &&
+		 member_in(&w[0].die, cl->size, "shift", &cl->shift) &&
+		 cl->name.size == 8 && cl->mult.size == 4 && cl->shift.size == 4;
+	return cl->ok;
+}

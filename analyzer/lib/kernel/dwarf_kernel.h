@@ -32,4 +32,17 @@ struct kmp_vmlayout {
 
 bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlayout *vl);
 
+/*
+ * struct clocksource's name, mult and shift, from kernel/time/jiffies.c's
+ * unit (@cu_addr: jiffies_read()): the jiffies clocksource tells HZ on
+ * kernels without tick_nsec.
+ */
+struct kmp_cslayout {
+	struct kmp_field name, mult, shift;
+	uint64_t size;
+	bool ok;
+};
+
+bool kmp_cslayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_cslayout *cl);
+
 #endif

@@ -13,12 +13,15 @@
 #include "dwarfpath.h"
 #include "dwarfutil.h"
 #include "btf.h"
+#include "namerule.h"
 #include "placename.h"
 #include "vmsyms.h"
 
 #define MAX_DEBUG_PATHS 16
 #define MAX_DIR_ENTRIES 200000	/* bound of one directory search */
 #define MAX_MODS_CACHED 64
+#define MAX_HEAP_ANSWERS 64
+#define MAX_HEAP_MODS 4096
 
 struct moddebug {
 	char name[KMP_MODNAME_MAX];
@@ -43,6 +46,24 @@ struct kmp_naming {
 	uint64_t modbtf_head;
 	struct kmp_field mb_list, mb_module, mb_btf, btf_data, btf_size;
 	bool modbtf_tried, modbtf_ok;
+	/*
+	 * Heap objects named by their type (heap_name()): the kernel's BTF
+	 * (the session's, or read from memory here when the types are DWARF)
+	 * and every module's in btf_modules, each read once; the answers by
+	 * object size and offset.
+	 */
+	struct kmp_btf *kbtf, kbtf_own;
+	bool kbtf_tried;
+	struct heapmod {
+		struct kmp_btf btf;
+	} *hmods;
+	size_t nhmods;
+	bool hmods_tried;
+	struct heapans {
+		uint64_t osize, off;
+		struct kmp_btf_hit hit;
+	} answers[MAX_HEAP_ANSWERS];
+	size_t nanswers;
 };
 
 struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
@@ -86,6 +107,11 @@ void kmp_naming_free(struct kmp_naming *nm)
 			kmp_btf_free(nm->mods[i].btf);
 			free(nm->mods[i].btf);
 		}
+	for (size_t i = 0; i < nm->nhmods; i++)
+		kmp_btf_free(&nm->hmods[i].btf);
+	free(nm->hmods);
+	if (nm->kbtf == &nm->kbtf_own)
+		kmp_btf_free(&nm->kbtf_own);
 	free(nm);
 }
 
@@ -271,11 +297,19 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 }
 
 /* The kernel's list of module BTFs (kernel/bpf/btf.c's btf_modules), from BTF; false: none. */
+/* The symbols of the kernel's BTF: its bounds, the list of the modules'. */
+static const char *const btf_bounds[] = { "__start_BTF", "__stop_BTF", "btf_modules" };
+
+void kmp_naming_expect(struct kmp_vmlinux *vml)
+{
+	kmp_vmlinux_expect(vml, btf_bounds, 3);
+}
+
 static bool modbtf_layout(struct kmp_naming *nm)
 {
 	struct kmp_wanted w[2] = { { .name = "btf_module", .tag = DW_TAG_structure_type },
 				   { .name = "btf", .tag = DW_TAG_structure_type } };
-	struct kmp_sym head = { .name = "btf_modules" };
+	struct kmp_sym head = { .name = btf_bounds[2] };
 	const struct kmp_kernel *k = nm->k;
 	Dwarf_Die cu;
 	bool via;
@@ -555,6 +589,126 @@ static bool prepared(const struct kmp_naming *nm, uint64_t addr, uint64_t *at)
 	return true;
 }
 
+/*
+ * The kernel's BTF for heap_name(): the session's (types from the dump),
+ * else read from memory between __start_BTF and __stop_BTF (a vmlinux's
+ * DWARF does not list the types by size; its kernel's BTF does).  NULL
+ * when the kernel has none.
+ */
+static const struct kmp_btf *kernel_btf(struct kmp_naming *nm)
+{
+	const struct kmp_kernel *k = nm->k;
+	struct kmp_sym b[2] = { { .name = btf_bounds[0] }, { .name = btf_bounds[1] } };
+	struct kmp_err e;
+
+	if (nm->kbtf_tried)
+		return nm->kbtf;
+	nm->kbtf_tried = true;
+	if (k->vml->btf)
+		return nm->kbtf = k->vml->btf;
+	kmp_vmlinux_symbols(k->vml, b, 2);
+	if (b[0].found && b[1].found &&
+	    kmp_btf_load(&nm->kbtf_own, k->mem, b[0].addr + k->kaslr, b[1].addr + k->kaslr, &e))
+		nm->kbtf = &nm->kbtf_own;
+	return nm->kbtf;
+}
+
+/*
+ * Every module's BTF from the kernel's btf_modules (bounded walk), split
+ * over @base, once; a module whose BTF does not parse is left out.
+ */
+static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
+{
+	const struct kmp_kernel *k = nm->k;
+	uint64_t node, mod, btf, data, size;
+	struct kmp_err e;
+
+	if (nm->hmods_tried)
+		return;
+	nm->hmods_tried = true;
+	if (!modbtf_layout(nm) || !kmp_read_uint(k->mem, nm->modbtf_head, 8, &node, &e))
+		return;
+	for (int i = 0; i < MAX_HEAP_MODS && node != nm->modbtf_head; i++) {
+		uint64_t entry = node - nm->mb_list.off;
+		const struct kmp_module *m = NULL;
+		struct heapmod *h;
+		void *buf;
+
+		if (!kmp_read_uint(k->mem, entry + nm->mb_module.off, 8, &mod, &e) ||
+		    !kmp_read_uint(k->mem, entry + nm->mb_btf.off, 8, &btf, &e))
+			return;
+		for (size_t j = 0; j < k->mods.n && !m; j++)
+			if (k->mods.v[j].addr == mod)
+				m = &k->mods.v[j];
+		if (m && btf && kmp_read_uint(k->mem, btf + nm->btf_data.off, 8, &data, &e) &&
+		    kmp_read_uint(k->mem, btf + nm->btf_size.off, nm->btf_size.size, &size, &e) &&
+		    data && size >= 24 && size <= KMP_BTF_MAX && (buf = malloc(size))) {
+			if ((h = realloc(nm->hmods, (nm->nhmods + 1) * sizeof(*h)))) {
+				nm->hmods = h;
+				h += nm->nhmods;
+				memset(h, 0, sizeof(*h));
+				if (kmp_read(k->mem, data, buf, size, &e) &&
+				    kmp_btf_parse_split(&h->btf, buf, size, base, &e))
+					nm->nhmods++;
+			}
+			free(buf);
+		}
+		if (!kmp_read_uint(k->mem, node, 8, &node, &e))	/* list.next */
+			return;
+	}
+}
+
+/*
+ * A pool at @off in the heap object @obj of @osize bytes named by its
+ * type: "<gendisk vda>.bio_split.bio_pool" (the struct, the object's own
+ * name when the struct has a name member holding a valid one, the path),
+ * when exactly one named struct of the kernel's and the modules' BTF fits
+ * the object and holds a pool at that offset (kmp_btf_heap_pool(); a
+ * struct several modules carry counts once).  No module is named: the
+ * object is not a module's memory, and a struct of md.h is in the BTF of
+ * every md personality.  False when none does, two do, or the kernel has
+ * no BTF.
+ */
+static bool heap_name(struct kmp_naming *nm, uint64_t obj, uint64_t osize, uint64_t off,
+		      char *out, size_t len)
+{
+	const struct kmp_kernel *k = nm->k;
+	const struct kmp_btf *base;
+	struct heapans one = { .osize = osize, .off = off }, *a = NULL;
+	char inst[260] = "";
+	struct kmp_err e;
+
+	for (size_t i = 0; i < nm->nanswers && !a; i++)
+		if (nm->answers[i].osize == osize && nm->answers[i].off == off)
+			a = &nm->answers[i];
+	if (!a) {
+		if (!(base = kernel_btf(nm)))
+			return false;
+		kmp_btf_heap_pool(base, 0, osize, off, pool_struct(k), &one.hit);
+		heap_modules(nm, base);
+		for (size_t i = 0; i < nm->nhmods && one.hit.n < 2; i++)
+			kmp_btf_heap_pool(&nm->hmods[i].btf, base->ntypes, osize, off, pool_struct(k),
+					  &one.hit);
+		a = &one;
+		if (nm->nanswers < MAX_HEAP_ANSWERS)
+			a = memcpy(&nm->answers[nm->nanswers++], &one, sizeof(one));
+	}
+	if (a->hit.n != 1)
+		return false;
+	if (a->hit.name_len) {
+		char buf[256];
+		size_t n;
+
+		if (a->hit.name_len <= sizeof(buf) &&
+		    kmp_read(k->mem, obj + a->hit.name_off, buf, a->hit.name_len, &e) &&
+		    (n = strnlen(buf, a->hit.name_len)) < a->hit.name_len &&
+		    kmp_name_ok(buf, n, NULL, 0))
+			snprintf(inst, sizeof(inst), " %.*s", (int)n, buf);
+	}
+	snprintf(out, len, "<%s%s>%s", a->hit.type, inst, a->hit.path);
+	return true;
+}
+
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len)
 {
 	kmp_naming_pool_in(nm, addr, 0, out, len);
@@ -608,8 +762,8 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 	}
 	if (!cache)
 		snprintf(out, len, "<vmalloc 0x%" PRIx64 ">+0x%" PRIx64, obj, off);
-	else if (kmp_cache_read(k->mem, nm->sl, cache, cname, sizeof(cname), &osize, &e))
-		snprintf(out, len, "<%s>+0x%" PRIx64, cname, off);
-	else
+	else if (!kmp_cache_read(k->mem, nm->sl, cache, cname, sizeof(cname), &osize, &e))
 		snprintf(out, len, "-");
+	else if (!heap_name(nm, obj, osize, off, out, len))
+		snprintf(out, len, "<%s>+0x%" PRIx64, cname, off);
 }

@@ -28,6 +28,12 @@ struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const struct kmp_s
 				  const char *const *moddebug, size_t nmoddebug,
 				  const char *release);
 void kmp_naming_free(struct kmp_naming *nm);
+/*
+ * The symbols naming may ask of @vml (the kernel's BTF bounds, for heap
+ * objects named by type), registered with the session's before its one
+ * read of the symbol tables.
+ */
+void kmp_naming_expect(struct kmp_vmlinux *vml);
 
 /*
  * Before naming many pools: find the globals that point at any of them

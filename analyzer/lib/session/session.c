@@ -11,10 +11,12 @@
 
 #include "debuginfod.h"
 #include "dwarf_kernel.h"
+#include "field.h"
 #include "kernel.h"
 #include "layout_check.h"
 #include "modbuildid.h"
 #include "orc.h"
+#include "placename.h"
 #include "session.h"
 
 /* "Linux version 6.1.192 (...)" -> "6.1.192" */
@@ -79,7 +81,48 @@ static bool find_debuginfod(struct kmp_session *s, char *path, size_t len, struc
 }
 
 enum { S_LIST, S_VERSION, S_BANNER, S_CUFN, S_PRB, S_PRB_CUFN, S_JIFFIES, S_TICK, S_COLUMNS,
-       S_ALLOC_SLAB, S_KMALLOC, S_ALLOC_PAGES, S_WAKE, S_SLAB_CU, S_N };
+       S_ALLOC_SLAB, S_KMALLOC, S_ALLOC_PAGES, S_WAKE, S_SLAB_CU, S_JIFFIES_CS, S_JIFFIES_CU, S_N };
+
+uint64_t kmp_hz_of_tick(uint64_t tick_nsec)
+{
+	if (tick_nsec < 100000 || tick_nsec > 100000000)	/* HZ 10 .. 10000 */
+		return 0;
+	return (1000000000u + tick_nsec / 2) / tick_nsec;
+}
+
+uint64_t kmp_hz_of_jiffies_clocksource(const char *name, uint64_t mult, uint64_t shift)
+{
+	if (strcmp(name, "jiffies") || shift > 31 || (mult & ((1ULL << shift) - 1)))
+		return 0;
+	return kmp_hz_of_tick(mult >> shift);
+}
+
+/*
+ * HZ from the jiffies clocksource in memory (kernel/time/jiffies.c:
+ * clocksource_jiffies, whose mult is TICK_NSEC << JIFFIES_SHIFT, never
+ * rescaled: it registers without a frequency); its type from the unit of
+ * jiffies_read().  0 when either is missing or it does not read as such.
+ */
+static uint64_t hz_from_clocksource(struct kmp_session *s, const struct kmp_sym *cs,
+				    const struct kmp_sym *cu)
+{
+	unsigned char buf[1024];
+	struct kmp_cslayout cl;
+	uint64_t name, mult, shift;
+	char str[16];
+	struct kmp_err e;
+
+	if (!cs->found || !cu->found || !kmp_cslayout_load(&s->vml, cu->addr, &cl) ||
+	    cl.size > sizeof(buf) || !kmp_read(&s->core.mem, cs->addr + s->kaslr, buf, cl.size, &e) ||
+	    !kmp_field_get(buf, cl.size, &cl.name, &name, &e) ||
+	    !kmp_field_get(buf, cl.size, &cl.mult, &mult, &e) ||
+	    !kmp_field_get(buf, cl.size, &cl.shift, &shift, &e))
+		return 0;
+	memset(str, 0, sizeof(str));
+	if (!kmp_read_string(&s->core.mem, name, str, sizeof(str), &e))
+		return 0;
+	return kmp_hz_of_jiffies_clocksource(str, mult, shift);
+}
 
 /*
  * HZ from the initial value of jiffies_64 in the vmlinux file (not in
@@ -104,14 +147,14 @@ static uint64_t hz_from_initial_jiffies(struct kmp_session *s, const struct kmp_
  * The clock for format 1.2's wait times: jiffies_64, and HZ from
  * tick_nsec (the length of a tick in ns, NTP-adjusted by a few ppm at
  * most, so rounding 10^9 / tick_nsec gives CONFIG_HZ), or, on kernels
- * without tick_nsec (7.x), from jiffies_64's initial value in the vmlinux
- * file (so not from the dump alone).  HZ is left zero when it cannot be
- * told, the clock entirely when jiffies_64 is missing; the waits are then
- * printed as "?".
+ * without tick_nsec (7.x), from the jiffies clocksource in memory (so
+ * from the dump alone too), else from jiffies_64's initial value in the
+ * vmlinux file.  HZ is left zero when it cannot be told, the clock
+ * entirely when jiffies_64 is missing; the waits are then printed as "?".
  */
-static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
-			  const struct kmp_sym *tick)
+static void session_clock(struct kmp_session *s, const struct kmp_sym *syms)
 {
+	const struct kmp_sym *jiffies = &syms[S_JIFFIES], *tick = &syms[S_TICK];
 	uint64_t tick_nsec, size = tick->size ? tick->size : 8, hz = 0;
 	struct kmp_err why;
 
@@ -119,10 +162,10 @@ static void session_clock(struct kmp_session *s, const struct kmp_sym *jiffies,
 	if (!jiffies->found || (jiffies->size != 8 && jiffies->size != 4))
 		return;
 	if (tick->found && size <= 8 &&
-	    kmp_read_uint(&s->core.mem, tick->addr + s->kaslr, size, &tick_nsec, &why) &&
-	    tick_nsec >= 100000 && tick_nsec <= 100000000)	/* HZ 10 .. 10000 */
-		hz = (1000000000u + tick_nsec / 2) / tick_nsec;
-	else if (!tick->found)
+	    kmp_read_uint(&s->core.mem, tick->addr + s->kaslr, size, &tick_nsec, &why))
+		hz = kmp_hz_of_tick(tick_nsec);
+	else if (!tick->found &&
+		 !(hz = hz_from_clocksource(s, &syms[S_JIFFIES_CS], &syms[S_JIFFIES_CU])))
 		hz = hz_from_initial_jiffies(s, jiffies);
 	/* jiffies without HZ still says "HZ unknown" rather than "jiffies unreadable". */
 	s->clock.jiffies_addr = jiffies->addr + s->kaslr;
@@ -252,6 +295,8 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 		[S_ALLOC_PAGES] = { "mempool_alloc_pages" },
 		[S_WAKE] = { "mempool_wake_function" },
 		[S_SLAB_CU] = { "kmem_cache_free" },
+		[S_JIFFIES_CS] = { "clocksource_jiffies" },
+		[S_JIFFIES_CU] = { "jiffies_read" },
 	};
 	const char *core = s->core.path;
 	char path[4096], membanner[256];
@@ -276,6 +321,7 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 	kmp_kernel_expect(&s->vml);
 	kmp_module_build_id_expect(&s->vml);
 	kmp_orc_expect(&s->vml);
+	kmp_naming_expect(&s->vml);
 	kmp_vmlinux_symbols(&s->vml, syms, S_N);
 	if (!syms[S_BANNER].found ||
 	    !kmp_vmlinux_read(&s->vml, syms[S_BANNER].addr, s->banner,
@@ -354,7 +400,7 @@ bool kmp_session_attach(struct kmp_session *s, const struct kmp_options *o,
 			syms[i].size = syms[i].size >= 8 ? 8 : 0;
 	}
 	if (s->layout.v12)
-		session_clock(s, &syms[S_JIFFIES], &syms[S_TICK]);
+		session_clock(s, syms);
 	return !s->layout.v6 || session_v6(s, o, syms, path, err);
 }
 

@@ -60,6 +60,15 @@ struct kmp_session {
  */
 bool kmp_session_open(struct kmp_session *s, const struct kmp_options *o,
 		      struct kmp_err *err);
+
+/*
+ * HZ from the length of a tick in ns (tick_nsec, or TICK_NSEC): the
+ * nearest whole rate, 0 outside HZ 10..10000.  From the jiffies
+ * clocksource: @name must be "jiffies" and @mult a whole TICK_NSEC
+ * shifted left by @shift (at most 31); 0 otherwise.
+ */
+uint64_t kmp_hz_of_tick(uint64_t tick_nsec);
+uint64_t kmp_hz_of_jiffies_clocksource(const char *name, uint64_t mult, uint64_t shift);
 void kmp_session_close(struct kmp_session *s);
 
 /*
