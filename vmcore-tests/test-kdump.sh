@@ -20,7 +20,7 @@ for s in formats hang corrupt; do
 done
 IN=(--input "$B/kernel/bzImage" --input "$B/initrd/test.cpio.gz" --append "crashkernel=128M")
 
-# libkdumpfile is loaded only for the dumps it reads (lib/kdumpdl.c): the
+# libkdumpfile is loaded only for the dumps it reads (lib/dump/kdumpdl.c): the
 # release binary opens it for the ELF dump, not for the zlib one; with the
 # library hidden (a mount namespace binds /dev/null over it) the zlib dump
 # reads the same and the ELF dump gets one line naming what is missing.
@@ -101,9 +101,9 @@ if vm kd-formats "$B/kernel" "$B/initrd/test.cpio.gz" "$ROOT/vmcore-tests/guest/
 	--mem 512 --scratch 1024 --timeout 300; then
 	$PY "$ROOT/vmcore-tests/check_kdump.py" formats "$T/kd-formats" "$B/kernel/vmlinux" "$KMP" ||
 		fail=$((fail + 1))
-	# The pages kmempool reads itself (lib/diskdump.c) against libkdumpfile's:
+	# The pages kmempool reads itself (lib/dump/diskdump.c) against libkdumpfile's:
 	# all of a zlib and an uncompressed dump; of an lzo one, those stored raw.
-	# And the translation kmempool sets up itself (lib/ddxlat.c) against
+	# And the translation kmempool sets up itself (lib/dump/ddxlat.c) against
 	# libkdumpfile's: the lzo dump's is left to libkdumpfile.
 	for f in zlib:100 kdump:100 lzo:0; do
 		[ -f "$T/kd-formats/dump-${f%%:*}" ] || continue

@@ -67,7 +67,7 @@ if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 		"$KO" "$STOCK_PARAMS block_private=3 block_dev1=2" --group "$GROUP" \
 		"${DRGN_ROOT[@]}" || fail=$((fail + 1))
 	# Threads calling libkdumpfile at once crashed it in about one scan in
-	# 30 (lib/kdump.c: now one call at a time): 40 scans with -j 2 of the
+	# 30 (lib/dump/kdump.c: now one call at a time): 40 scans with -j 2 of the
 	# zlib dump, each exiting 0 with the output of -j 1.
 	Z=$T/$SUITE_T/dump-zlib
 	if [ -f "$Z" ] && "$KMP" scan -j 1 -c "$Z" -s "$K/vmlinux" -M "$KO" > "$T/$SUITE_T-scan-j1" 2>&1; then
@@ -95,16 +95,16 @@ if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 	else
 		not_ok "$SUITE: the scan under ThreadSanitizer failed or differs ($T/$SUITE_T-scan-tsan)"
 	fi
-	# Its pages by kmempool's own reader (lib/diskdump.c): each the same as
+	# Its pages by kmempool's own reader (lib/dump/diskdump.c): each the same as
 	# libkdumpfile's, and all of them taken; the runs use it (it reads the
 	# page descriptors 170 at a time: 4080 bytes, which libkdumpfile never
-	# asks for).  Its translation (lib/ddxlat.c): the same as libkdumpfile's.
+	# asks for).  Its translation (lib/dump/ddxlat.c): the same as libkdumpfile's.
 	ddcheck_lines "$SUITE: " "$Z" 100
 	# With both, libkdumpfile reads no page of this dump: waiters meets no
 	# page left out, and under a shim loaded as libkdumpfile that ends the
 	# run if it opens the dump prints what it prints without it; a scan
 	# meets pages left out and asks libkdumpfile only to confirm its first
-	# "not in the dump" answers (at most 8 reads in all, lib/kdump.c), under
+	# "not in the dump" answers (at most 8 reads in all, lib/dump/kdump.c), under
 	# a shim that counts them, and prints what it prints without it.
 	"$KMP" waiters -c "$Z" -s "$K/vmlinux" -M "$KO" > "$T/$SUITE_T-waiters-plain" 2>&1
 	rc=$?
@@ -139,7 +139,7 @@ if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 		fi
 	done
 	# Symbols by name come from one read of .strtab and .symtab a run
-	# (lib/symscan.c): reads starting at .strtab's offset, counted.
+	# (lib/debuginfo/symscan.c): reads starting at .strtab's offset, counted.
 	stroff=$(readelf -SW "$K/vmlinux" | sed -n 's/.* \.strtab  *STRTAB  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
 	[ -n "$stroff" ] && stroff=$((16#$stroff))
 	for cmd in waiters scan; do

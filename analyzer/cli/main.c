@@ -22,9 +22,17 @@
 #include "scanreport.h"
 #include "stackreport.h"
 #include "top.h"
+#include "cli.h"
 #include "triage.h"
 
 #define KMP_VERSION "1.0"
+
+/*
+ * Where this run prints: its report and its messages, given to
+ * kmp_cli_run() - stdout and stderr for the program, the bridge's streams
+ * to crash's output in the crash extension (crash/bridge.c).
+ */
+static FILE *out, *errs;
 /* The JSON schema's version, the first key of every JSON output (kmempool(1), JSON). */
 #define KMP_JSON_VERSION 1
 
@@ -211,8 +219,8 @@ static bool parse(int argc, char **argv, struct cli *c, struct kmp_err *err)
 				return false;
 			}
 			break;
-		case 'h': fputs(usage, stdout); exit(KMP_OK);
-		case 'V': printf("kmempool %s\n", KMP_VERSION); exit(KMP_OK);
+		case 'h': fputs(usage, out); exit(KMP_OK);
+		case 'V': fprintf(out, "kmempool %s\n", KMP_VERSION); exit(KMP_OK);
 		default:
 			kmp_seterr(err, KMP_ERR_USAGE, "bad option '%s' (unknown, or lacking its "
 				   "argument); see kmempool --help", argv[optind - 1]);
@@ -266,6 +274,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	struct kmp_scanreport_opts sco = {
 		.json = c->json, .verbose = c->verbose, .max_waiters = c->o.lim.max_waiters,
 		.max_pfn = 1ULL << 36, .threads = c->threads, .json_kernel = json_kernel_cb, .json_kernel_arg = s,
+		.notes = c->o.notes,
 	};
 	struct kmp_limits_mods ml = { 100000, 1u << 22 };
 	struct kmp_stackreport_opts so = {
@@ -282,6 +291,7 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 	if (!kmp_kernel_init(&k, &s->core.mem, &s->layout, &s->vml, s->kaslr, s->page_size,
 			     &ml, err))
 		return false;
+	k.notes = &c->o.notes;
 	slab_cu.name = "kmem_cache_free";
 	kmp_vmlinux_symbols(&s->vml, &slab_cu, 1);
 	kmp_slablayout_load(&s->vml, s->layout_cu_addr, slab_cu.found ? slab_cu.addr : 0,
@@ -294,10 +304,10 @@ static bool cmd_memory(struct kmp_session *s, const struct cli *c, bool scan,
 		return false;
 	}
 	if (!k.mods.complete)
-		fprintf(stderr, "kmempool: warning: modules unknown, module code and data "
+		fprintf(errs, "kmempool: warning: modules unknown, module code and data "
 			"are not named: %s\n", k.mods.why);
-	ok = scan ? kmp_scanreport(stdout, &k, &sl, nm, &sco, err) :
-		    kmp_stackreport(stdout, &k, &sl, nm, &so, err);
+	ok = scan ? kmp_scanreport(out, &k, &sl, nm, &sco, err) :
+		    kmp_stackreport(out, &k, &sl, nm, &so, err);
 	kmp_naming_free(nm);
 	kmp_kernel_free(&k);
 	return ok;
@@ -397,7 +407,7 @@ static bool copy_out(FILE *from, FILE *to)
 static bool stream_list(struct kmp_session *s, const struct cli *c, struct report_out *o,
 			const struct kmp_pool_sink *sink, struct kmp_err *err)
 {
-	struct kmp_pools st = { .clock = s->clock };
+	struct kmp_pools st = { .clock = s->clock, .notes = c->o.notes };
 	bool ok = false;
 
 	if (o->tmp && !(o->f = tmpfile())) {
@@ -406,9 +416,9 @@ static bool stream_list(struct kmp_session *s, const struct cli *c, struct repor
 		return false;
 	}
 	if (c->json) {
-		printf("{");
-		json_kernel(stdout, s);
-		printf(", \"source\": \"list\", ");
+		fprintf(out, "{");
+		json_kernel(out, s);
+		fprintf(out, ", \"source\": \"list\", ");
 	}
 	if (!report_begin(o)) {
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
@@ -417,16 +427,16 @@ static bool stream_list(struct kmp_session *s, const struct cli *c, struct repor
 	ok = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &c->o.lim, sink, &st,
 			    err);
 	if (c->verbose && st.attempts > 1)
-		fprintf(stderr, "kmempool: note: mempool_list changed while it was read; walked "
+		fprintf(errs, "kmempool: note: mempool_list changed while it was read; walked "
 			"%u times from the head\n", st.attempts);
-	if (o->tmp && !copy_out(o->f, stdout) && err->kind != KMP_ERR_OUTPUT) {
+	if (o->tmp && !copy_out(o->f, out) && err->kind != KMP_ERR_OUTPUT) {
 		kmp_seterr(err, KMP_ERR_OUTPUT, "cannot write the report: %s", strerror(errno));
 		ok = false;
 	}
 out:
 	if (o->tmp)
 		fclose(o->f);
-	o->f = stdout;
+	o->f = out;
 	return ok;
 }
 
@@ -438,14 +448,14 @@ static bool output_failed(bool ok, const struct kmp_err *err)
 
 static void json_end(bool ok, const struct kmp_err *err)
 {
-	printf("\n], ");
-	json_status(stdout, ok, err);
-	printf("}\n");
+	fprintf(out, "\n], ");
+	json_status(out, ok, err);
+	fprintf(out, "}\n");
 }
 
 static bool cmd_report(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
-	struct report_out o = { stdout, c->json, s->core.mem.live, s->version, 0,
+	struct report_out o = { out, c->json, s->core.mem.live, s->version, 0,
 				s->layout.v6 ? s->columns : NULL };
 	struct kmp_pool_sink sink = { report_pool, report_restart, &o };
 	bool ok = stream_list(s, c, &o, &sink, err);
@@ -534,7 +544,7 @@ static bool waiting_restart(void *arg, struct kmp_err *err)
 
 static bool cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
-	struct waiting_out o = { { stdout, c->json, s->core.mem.live, s->version, 0,
+	struct waiting_out o = { { out, c->json, s->core.mem.live, s->version, 0,
 				   s->layout.v6 ? s->columns : NULL }, s,
 				 &c->o.lim, true, { 0 } };
 	struct kmp_pool_sink sink = { waiting_pool, waiting_restart, &o };
@@ -549,9 +559,9 @@ static bool cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_e
 	if (c->json)
 		json_end(ok, err);
 	else if (!o.r.n && ok)
-		printf("# no task is waiting on any mempool\n");
+		fprintf(out, "# no task is waiting on any mempool\n");
 	else if (!o.r.n)
-		printf("# no task found waiting on the pools read; the list was not read "
+		fprintf(out, "# no task found waiting on the pools read; the list was not read "
 		       "to its end (see stderr)\n");
 	return ok;
 }
@@ -560,7 +570,7 @@ static bool cmd_waiters(struct kmp_session *s, const struct cli *c, struct kmp_e
 static bool cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *err)
 {
 	struct kmp_top_opts to = { .delay = c->delay, .count = c->count, .lim = c->o.lim,
-				   .clock = s->clock };
+				   .clock = s->clock, .notes = c->o.notes };
 	struct winsize ws;
 
 	if (!s->series) {
@@ -575,7 +585,7 @@ static bool cmd_top(struct kmp_session *s, const struct cli *c, struct kmp_err *
 	to.tty = isatty(STDOUT_FILENO);
 	if (to.tty && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
 		to.rows = ws.ws_row;
-	return kmp_top_run(stdout, &s->core.mem, &s->layout, s->mempool_list, s->version, &to,
+	return kmp_top_run(out, &s->core.mem, &s->layout, s->mempool_list, s->version, &to,
 			   err);
 }
 
@@ -595,63 +605,63 @@ static bool cmd_info(struct kmp_session *s, const struct cli *c)
 	}
 	if (c->json) {
 		/* The kernel object every command has, then the details of info's own. */
-		printf("{");
-		json_kernel(stdout, s);
-		printf(", \"complete\": true, \"release\": ");
-		kmp_json_string(stdout, s->release);
-		printf(", \"build_id\": ");
-		kmp_json_string(stdout, s->vi.build_id);
-		printf(", \"kaslr_offset\": \"0x%" PRIx64 "\", \"format\": ", s->kaslr);
-		kmp_json_string(stdout, s->core.format);
-		printf(", \"source\": ");
-		kmp_json_string(stdout, s->core.path);
-		printf(", \"vmlinux\": ");
+		fprintf(out, "{");
+		json_kernel(out, s);
+		fprintf(out, ", \"complete\": true, \"release\": ");
+		kmp_json_string(out, s->release);
+		fprintf(out, ", \"build_id\": ");
+		kmp_json_string(out, s->vi.build_id);
+		fprintf(out, ", \"kaslr_offset\": \"0x%" PRIx64 "\", \"format\": ", s->kaslr);
+		kmp_json_string(out, s->core.format);
+		fprintf(out, ", \"source\": ");
+		kmp_json_string(out, s->core.path);
+		fprintf(out, ", \"vmlinux\": ");
 		if (s->vml.btf)
-			printf("null");
+			fprintf(out, "null");
 		else
-			kmp_json_string(stdout, s->vml.path);
-		printf(", \"mempool_format\": ");
+			kmp_json_string(out, s->vml.path);
+		fprintf(out, ", \"mempool_format\": ");
 		if (s->series)
-			kmp_json_string(stdout, s->version);
+			kmp_json_string(out, s->version);
 		else
-			printf("null");
+			fprintf(out, "null");
 		if (s->vi.have_crashtime)
-			printf(", \"crash_time\": %" PRId64, s->vi.crashtime);
+			fprintf(out, ", \"crash_time\": %" PRId64, s->vi.crashtime);
 		else
-			printf(", \"crash_time\": null");
-		printf(", \"panic\": ");
+			fprintf(out, ", \"crash_time\": null");
+		fprintf(out, ", \"panic\": ");
 		if (found == 1)
-			kmp_json_string(stdout, panic);
+			kmp_json_string(out, panic);
 		else
-			printf("null");
-		printf("}\n");
+			fprintf(out, "null");
+		fprintf(out, "}\n");
 		return true;
 	}
-	printf("release:        %s\n", s->release);
-	printf("banner:         %s\n", s->banner);
-	printf("build id:       %s\n", s->vi.build_id[0] ? s->vi.build_id : "(not in VMCOREINFO)");
-	printf("kaslr offset:   0x%" PRIx64 "\n", s->kaslr);
-	printf("source:         %s\n", s->core.path);
-	printf("dump format:    %s\n", s->core.format);
-	printf("vmlinux:        %s\n", s->vml.btf ? "none" : s->vml.path);
-	printf("types:          %s\n", kmp_vmlinux_types(&s->vml));
+	fprintf(out, "release:        %s\n", s->release);
+	fprintf(out, "banner:         %s\n", s->banner);
+	fprintf(out, "build id:       %s\n", s->vi.build_id[0] ? s->vi.build_id : "(not in VMCOREINFO)");
+	fprintf(out, "kaslr offset:   0x%" PRIx64 "\n", s->kaslr);
+	fprintf(out, "source:         %s\n", s->core.path);
+	fprintf(out, "dump format:    %s\n", s->core.format);
+	fprintf(out, "vmlinux:        %s\n", s->vml.btf ? "none" : s->vml.path);
+	fprintf(out, "types:          %s\n", kmp_vmlinux_types(&s->vml));
 	if (s->vml.symsrc)
-		printf("symbols:        %lu from %s, %lu at another address than the "
+		fprintf(out, "symbols:        %lu from %s, %lu at another address than the "
 		       "vmlinux's\n", s->vml.from_source, s->vml.symsrc->what, s->vml.disagree);
 	if (s->series)
-		printf("mempool format: %s\n", s->version);
+		fprintf(out, "mempool format: %s\n", s->version);
 	else
-		printf("mempool format: none (no mempool_list: a kernel without the series)\n");
+		fprintf(out, "mempool format: none (no mempool_list: a kernel without the series)\n");
 	if (s->vi.have_crashtime)
-		printf("crash time:     %s (%" PRId64 ")\n", when, s->vi.crashtime);
+		fprintf(out, "crash time:     %s (%" PRId64 ")\n", when, s->vi.crashtime);
 	else
-		printf("crash time:     none (a live kernel, or no CRASHTIME in VMCOREINFO)\n");
+		fprintf(out, "crash time:     none (a live kernel, or no CRASHTIME in VMCOREINFO)\n");
 	if (found == 1)
-		printf("panic:          %s\n", panic);
+		fprintf(out, "panic:          %s\n", panic);
 	else if (found == 0)
-		printf("panic:          none in the kernel log\n");
+		fprintf(out, "panic:          none in the kernel log\n");
 	else
-		printf("panic:          unknown (%s)\n", perr.msg);
+		fprintf(out, "panic:          unknown (%s)\n", perr.msg);
 	return true;
 }
 
@@ -680,7 +690,7 @@ static bool format_ok(const struct kmp_session *s, const struct cli *c, struct k
 static bool run(struct kmp_session *s, struct cli *c, struct kmp_err *err)
 {
 	if (!s->series && !strcmp(c->command, "report")) {
-		fprintf(stderr, "kmempool: this kernel has no mempool_list (no series): "
+		fprintf(errs, "kmempool: this kernel has no mempool_list (no series): "
 			"printing what a scan of its memory finds (kmempool scan)\n");
 		c->command = "scan";
 	}
@@ -727,30 +737,47 @@ static void keep_freed_memory(void)
 }
 #endif
 
-int main(int argc, char **argv)
+/*
+ * The library's notes and progress lines (kmp.h), on the run's error
+ * stream: stderr, or in the crash extension the bridge's stream to crash.
+ */
+static void note_to(const char *msg, void *arg)
+{
+	fprintf(arg, "kmempool: %s\n", msg);
+}
+
+static void progress_to(const char *msg, void *arg)
+{
+	if (*msg)
+		fprintf(arg, "\rkmempool: %s\033[K", msg);
+	else
+		fputs("\r\033[K", arg);
+	fflush(arg);
+}
+
+/* Progress only when standard error is a terminal. */
+struct kmp_notes kmp_cli_notes(FILE *to)
+{
+	return (struct kmp_notes){ note_to, isatty(STDERR_FILENO) ? progress_to : NULL, to };
+}
+
+int kmp_cli_run(int argc, char **argv, FILE *to, FILE *msgs)
 {
 	KMP_SESSION_STORAGE struct kmp_session s;
 	struct kmp_err err = { 0 };
 	bool parsed, opened = false, ok;
 	struct cli c;
 
-#ifndef KMP_NO_TRIAGE
-	keep_freed_memory();
-	/*
-	 * A closed pipe (kmempool ... | head -1) is a write error like a full
-	 * disk: exit 8, with its line on stderr (kmp.h), not death by SIGPIPE.
-	 */
-	signal(SIGPIPE, SIG_IGN);
-	if (argc > 1 && !strcmp(argv[1], "triage"))
-		return kmp_triage_main(argc - 1, argv + 1);
-#endif
+	out = to;
+	errs = msgs;
 	ok = parsed = parse(argc, argv, &c, &err);
+	c.o.notes = kmp_cli_notes(errs);
 	if (ok)
 		ok = opened = kmp_session_open(&s, &c.o, &err);
 	if (ok)
 		ok = run(&s, &c, &err);
 	/* Output that could not be written fails the run, whatever came before. */
-	if ((fflush(stdout) || ferror(stdout)) && err.kind != KMP_ERR_OUTPUT) {
+	if ((fflush(out) || ferror(out)) && err.kind != KMP_ERR_OUTPUT) {
 		kmp_seterr(&err, KMP_ERR_OUTPUT, "cannot write the report: %s",
 			   errno ? strerror(errno) : "write error");
 		ok = false;
@@ -760,6 +787,21 @@ int main(int argc, char **argv)
 	if (ok)
 		return KMP_OK;
 	/* The one place a failure becomes an exit status: from its kind. */
-	fprintf(stderr, "kmempool: %s\n", err.msg);
+	fprintf(errs, "kmempool: %s\n", err.msg);
 	return kmp_exit_status(&err, opened);
 }
+
+#ifndef KMP_NO_TRIAGE
+int main(int argc, char **argv)
+{
+	keep_freed_memory();
+	/*
+	 * A closed pipe (kmempool ... | head -1) is a write error like a full
+	 * disk: exit 8, with its line on stderr (kmp.h), not death by SIGPIPE.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc > 1 && !strcmp(argv[1], "triage"))
+		return kmp_triage_main(argc - 1, argv + 1);
+	return kmp_cli_run(argc, argv, stdout, stderr);
+}
+#endif

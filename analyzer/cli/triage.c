@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "diskcheck.h"
 #include "dwarf_kernel.h"
 #include "elfcheck.h"
@@ -268,7 +269,7 @@ static bool from_list(struct kmp_session *s, const struct kmp_options *o, struct
 {
 	struct list_arg a = { .r = r, .s = s, .lim = &o->lim, .wok = true };
 	struct kmp_pool_sink sink = { list_pool, list_restart, &a };
-	struct kmp_pools st = { .clock = s->clock };
+	struct kmp_pools st = { .clock = s->clock, .notes = o->notes };
 	bool ok = kmp_walk_pools(&s->core.mem, &s->layout, s->mempool_list, &o->lim, &sink, &st,
 				 err);
 
@@ -297,6 +298,7 @@ static bool from_stacks(struct kmp_session *s, const struct kmp_options *o, stru
 	if (!kmp_kernel_init(&k, &s->core.mem, &s->layout, &s->vml, s->kaslr, s->page_size, &ml,
 			     err))
 		return false;
+	k.notes = &o->notes;
 	kmp_vmlinux_symbols(&s->vml, &slab_cu, 1);
 	kmp_slablayout_load(&s->vml, s->layout_cu_addr, slab_cu.found ? slab_cu.addr : 0,
 			    o->no_aranges, &sl);
@@ -410,6 +412,7 @@ static int triage_one(const struct triage *t, const struct job *j, FILE *f)
 
 	memcpy(o.moddebug, t->moddebug, sizeof(o.moddebug));
 	o.nmoddebug = t->nmoddebug;
+	o.notes = kmp_cli_notes(stderr);	/* the child's stderr: its line's notes */
 	memset(&s, 0, sizeof(s));
 	if (!result_open(&r)) {
 		kmp_seterr(&err, KMP_ERR_NOMEM, "out of memory");

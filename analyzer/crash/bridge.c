@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmempool crash extension, kmempool's side: the CLI's own main.c (built
- * for the extension with main renamed kmp_cli_main, its session opened by
- * kmp_crash_session_open() and closed by kmp_crash_session_close(), its
- * stdout and stderr the streams below; see analyzer/Makefile and
- * cli_out.h) runs on a session whose memory is crash's readmem() and whose
- * vmlinux is crash's.
+ * for the extension without main(), its session opened by
+ * kmp_crash_session_open() and closed by kmp_crash_session_close(); see
+ * analyzer/Makefile), run by kmp_cli_run() with the streams below as its
+ * output and messages, on a session whose memory is crash's readmem() and
+ * whose vmlinux is crash's.
  *
  * All the extension keeps lives in one object, `st`: the target of the
  * command running (copied, never a pointer into a caller's frame), the
@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "bridge.h"
+#include "cli.h"
 #include "session.h"
 
-int kmp_cli_main(int argc, char **argv);
 bool kmp_crash_session_open(struct kmp_session *s, const struct kmp_options *o,
 			    struct kmp_err *err);
 void kmp_crash_session_close(struct kmp_session *s);
@@ -35,22 +35,16 @@ static struct {
 	struct sigaction old_sigint;
 	int saved_optind, saved_opterr;
 	/*
-	 * main.c's stdout and stderr while a command runs: streams whose
-	 * writes go on to crash's fp and stderr, or nowhere once the command
-	 * was interrupted (a FILE handed to the library before the interrupt
-	 * is still this one) or is being discarded after a longjmp (crash
-	 * has closed its redirection by then).
+	 * main.c's output and messages while a command runs (given to
+	 * kmp_cli_run()): streams whose writes go on to crash's fp and
+	 * stderr, or nowhere once the command was interrupted (a FILE
+	 * handed to the library before the interrupt is still this one) or
+	 * is being discarded after a longjmp (crash has closed its
+	 * redirection by then).
 	 */
 	FILE *out, *err;
 	bool discard;
 } st;
-
-/*
- * The library's stderr in the extension (its objects' references to stderr
- * are renamed to this, analyzer/Makefile): the command's error stream
- * while one runs, crash's stderr otherwise.
- */
-FILE *kmp_crash_lib_stderr;
 
 static volatile sig_atomic_t interrupted;
 
@@ -85,16 +79,6 @@ static ssize_t err_write(void *cookie, const char *buf, size_t len)
 	return forward(stderr, buf, len);
 }
 
-FILE *kmp_crash_stdout(void)
-{
-	return st.out ? st.out : stdout;
-}
-
-FILE *kmp_crash_stderr(void)
-{
-	return st.err ? st.err : stderr;
-}
-
 /* Close the command's streams; @keep: what is buffered goes on to crash. */
 static void close_streams(bool keep)
 {
@@ -104,7 +88,6 @@ static void close_streams(bool keep)
 	if (st.err)
 		fclose(st.err);
 	st.out = st.err = NULL;
-	kmp_crash_lib_stderr = stderr;
 	st.discard = false;
 	if (keep && st.t.out)
 		fflush(st.t.out);
@@ -223,13 +206,12 @@ int kmp_crash_run(const struct kmp_crash_target *t, int argc, char **argv)
 		return KMP_ENOMEM;
 	}
 	setvbuf(st.err, NULL, _IOLBF, 0);
-	kmp_crash_lib_stderr = st.err;
 	st.saved_optind = optind;
 	st.saved_opterr = opterr;
 	st.running = true;
 	optind = 0;		/* glibc: start a fresh scan */
 	hold_sigint();
-	rc = kmp_cli_main(argc, argv);
+	rc = kmp_cli_run(argc, argv, st.out, st.err);
 	close_streams(true);
 	kmp_crash_cleanup();
 	return interrupted ? KMP_CRASH_INTERRUPTED : rc;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: the kdump-compressed page reader (lib/diskdump.c).
+ * libFuzzer harness: the kdump-compressed page reader (lib/dump/diskdump.c).
  * The input is a dump file; one that does not start with the signature
  * gets a valid header and sub-header put before it (4 KiB pages, a bitmap
  * of two blocks, max_mapnr from the input's first bytes), so that small
@@ -10,7 +10,7 @@
  * its bytes stored raw or inflated by zlib.  A difference traps.  The
  * built header also says x86_64 and points its notes at the input, so
  * that the notes' walk and, with a VMCOREINFO note, the translation's
- * set-up (lib/ddxlat.c: its answers from VMCOREINFO's lines, its page
+ * set-up (lib/dump/ddxlat.c: its answers from VMCOREINFO's lines, its page
  * table walks through the reader) run on what the fuzzer makes.
  */
 #include <stdint.h>

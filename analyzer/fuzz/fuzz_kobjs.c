@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: the layout loaders of the kernel objects beyond
- * mempools (lib/dwarf_kernel.c: struct module, the slab allocator's
+ * mempools (lib/kernel/dwarf_kernel.c: struct module, the slab allocator's
  * kmem_cache/page/slab/folio, vmalloc's vmap_area/vm_struct/vmap_node) on
  * mutated copies of tests/fake_kobjs (seed), opened as vmlinux from a
  * memfd.  A layout that loads is then used by its readers over a small

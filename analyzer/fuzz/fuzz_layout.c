@@ -180,7 +180,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			m[i] = (unsigned char)((BASE + 0x100) >> (8 * i));
 		lay_pool(m, &l, syms[0].found ? syms[0].addr : 0);
 		lay_v6(m, &l, syms[2].addr);
-		pools.note = NULL;
+		pools.notes.note = NULL;
 		pools.clock = (struct kmp_clock){ BASE, 8, 250,
 			{ syms[2].addr, syms[3].addr, syms[4].addr, syms[5].addr, 4096 } };
 		(void)kmp_read_pools(&mem, &l, BASE, &lim, &pools, &err);

@@ -44,7 +44,7 @@ static void quiet(const char *msg, void *arg)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct kmp_limits lim = { 4, 4 };
-	struct kmp_pools pools = { .note = quiet };
+	struct kmp_pools pools = { .notes.note = quiet };
 	char why[128], *comm = malloc(size + 1);
 	const uint8_t *nul = memchr(data, 0, size);
 	uint64_t node = BASE + 0x100 + L.list.off, wq = BASE + 0x100 + L.wait.off + L.wqh_head.off;

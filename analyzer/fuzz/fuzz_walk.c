@@ -206,7 +206,7 @@ static void quiet(const char *msg, void *arg)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct kmp_limits lim = { 64, 64 };
-	struct kmp_pools pools = { .note = quiet, .clock = { BASE, 8, 250 } };
+	struct kmp_pools pools = { .notes.note = quiet, .clock = { BASE, 8, 250 } };
 	const struct kmp_layout *l;
 	struct kmp_err err;
 	struct memimg img;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ddcheck: every page of a real kdump-compressed dump read by kmempool's
- * own reader (lib/diskdump.c) and by libkdumpfile, compared byte for byte.
+ * own reader (lib/dump/diskdump.c) and by libkdumpfile, compared byte for byte.
  * A page the reader takes must be one libkdumpfile reads, with the same
  * bytes; a page it leaves must be one it may leave (another compression).
  *
@@ -12,7 +12,7 @@
  *	difference, or too few taken) or 2 (cannot open the dump).
  *
  * A second line checks the translation kmempool sets up itself
- * (lib/ddxlat.c) against libkdumpfile's on the same dump: VMCOREINFO the
+ * (lib/dump/ddxlat.c) against libkdumpfile's on the same dump: VMCOREINFO the
  * same bytes, every method and every map of the two translation systems
  * the same, and the same answer (or none from both) for kernel virtual
  * addresses in each range of the kernel's map and for the direct mapping

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A synthetic kernel for the ORC unwinder (lib/orc.c): a kallsyms table with
+ * A synthetic kernel for the ORC unwinder (lib/kernel/orc.c): a kallsyms table with
  * the ORC tables' symbols, BTF with struct orc_entry (6.4 on: 'signal') and
  * struct inactive_task_frame, memory holding the tables, a task and its
  * stack.  The unit test (unit_btf.c) and the fuzz harness (fuzz_orc.c)

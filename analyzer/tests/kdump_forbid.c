@@ -2,7 +2,7 @@
 /*
  * LD_PRELOAD shim for the stock-dump tests: opening a dump in libkdumpfile
  * ends the run, exit 97.  kmempool reads a kdump-compressed dump of an
- * x86_64 kernel without libkdumpfile (lib/ddxlat.c) and opens it there only
+ * x86_64 kernel without libkdumpfile (lib/dump/ddxlat.c) and opens it there only
  * for a page its own reader does not take; a `waiters` or `scan` run on
  * such a dump must finish under this shim with the same output.
  * (kdump_open_fd() is an inline wrapper of this function.)

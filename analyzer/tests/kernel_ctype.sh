@@ -1,7 +1,7 @@
 #!/bin/bash
 # The analyzer's name rule against the kernel's own character table: the
 # kernel's lib/ctype.c and include/linux/ctype.h, compiled as they are,
-# next to lib/namerule.c; for every byte value 0..255, kmp_kernel_isprint(),
+# next to lib/mempool/namerule.c; for every byte value 0..255, kmp_kernel_isprint(),
 # kmp_kernel_isspace() and kmp_name_byte_ok() must equal the kernel's
 # isprint(), isspace() and the series' rule (isprint() && !isspace(),
 # mempool_make_word()).
@@ -72,8 +72,8 @@ int main(void)
 	return bad != 0;
 }
 EOF
-if ! ${CC:-gcc} -std=gnu11 -Wall -Werror -I"$T" -I"$here/../lib" -o "$T/check" "$T/check.c" \
-	"$T/ctype.c" "$here/../lib/namerule.c" 2> "$T/cc.err"; then
+if ! ${CC:-gcc} -std=gnu11 -Wall -Werror -I"$T" -I"$here/../lib/mempool" -o "$T/check" "$T/check.c" \
+	"$T/ctype.c" "$here/../lib/mempool/namerule.c" 2> "$T/cc.err"; then
 	echo "not ok - kernel ctype: the kernel's table does not compile here:"
 	sed 's/^/    /' "$T/cc.err" | head -10
 	echo "kernel-ctype: 0 passed, 1 failed"

@@ -159,7 +159,7 @@ static bool read_all(struct fake *f, struct kmp_pools *out, struct kmp_err *err,
 		    const struct kmp_limits *lim)
 {
 	memset(out, 0, sizeof(*out));
-	out->note = note_capture;
+	out->notes.note = note_capture;
 	notes[0] = '\0';
 	nnotes = 0;
 	err->msg[0] = '\0';
@@ -230,7 +230,7 @@ static void test_layout(const char *vmlinux)
 		Dwarf_Die cu;
 		bool via;
 
-		CHECK(kmp_dwarf_cu(v.dwarf, sym[0].addr, "fake_kernel.c", false, &cu, &via),
+		CHECK(kmp_dwarf_cu(&v, sym[0].addr, "fake_kernel.c", false, &cu, &via),
 		      "no unit for the fake kernel");
 		kmp_dwarf_scan(&cu, &w, 1);
 		CHECK(w.found && kmp_dwarf_enumerator(&w.die, "PGTY_slab", &slab) &&
@@ -428,7 +428,7 @@ static void test_one(void)
 		put(pool_bytes(&f, 0), &l11.nr_fail, 3);
 		put(pool_bytes(&f, 0), &l11.nr_empty, 0xfffffffe);
 		memset(&p, 0, sizeof(p));
-		p.note = note_capture;
+		p.notes.note = note_capture;
 		CHECK(status(kmp_read_pools(&f.mem, &l11, HEAD_ADDR, &LIM, &p, &err), &err, true) == KMP_OK,
 		      "rc: %s", err.msg);
 		CHECK(p.n == 1 && p.v[0].v11 && p.v[0].nr_fail == 3 &&
@@ -978,7 +978,7 @@ static void test_counters(void)
 
 		fake_init(&f, 3);
 		memset(&p, 0, sizeof(p));
-		p.note = note_capture;
+		p.notes.note = note_capture;
 		notes[0] = '\0';
 		nnotes = 0;
 		rc = status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true);
@@ -1439,7 +1439,7 @@ static void test_dwarf_unit(const char *vmlinux, const char *types)
 	kmp_vmlinux_symbols(&v, &sym, 1);
 	CHECK(sym.found && dwarf_nextcu(v.dwarf, 0, &next, &hsize, NULL, NULL, NULL) == 0 &&
 	      dwarf_offdie(v.dwarf, hsize, &ref), "no mempool_exit or no first unit");
-	CHECK(kmp_dwarf_unit(v.dwarf, 0, &cu) && dwarf_cu_getdwarf(cu.cu) != v.dwarf &&
+	CHECK(kmp_dwarf_unit(v.units, 0, &cu) && dwarf_cu_getdwarf(cu.cu) != v.dwarf &&
 	      dwarf_diename(&cu) && dwarf_diename(&ref) &&
 	      !strcmp(dwarf_diename(&cu), dwarf_diename(&ref)), "the unit alone differs");
 	/* The layout from the unit alone (kmp_dwarf_cu's first choice), and from the whole file. */
@@ -1449,7 +1449,8 @@ static void test_dwarf_unit(const char *vmlinux, const char *types)
 	snprintf(cname, sizeof(cname), "%s", alone.cu_name ? alone.cu_name : "");
 	alone.pool_struct = sname;
 	alone.cu_name = cname;
-	kmp_dwarf_units_free(v.dwarf);
+	kmp_dwarf_units_free(v.units);
+	v.units = NULL;
 	CHECK(kmp_layout_load(&v, sym.addr, false, &whole, &err), "whole file: %s", err.msg);
 	/* Names point into each handle's string section: compared as strings. */
 	CHECK(whole.pool_struct && alone.pool_struct && !strcmp(whole.pool_struct, alone.pool_struct),
@@ -1465,8 +1466,61 @@ static void test_dwarf_unit(const char *vmlinux, const char *types)
 		end();
 		return;
 	}
-	CHECK(!kmp_dwarf_unit(v.dwarf, 0, &cu), "a unit with DW_FORM_ref_sig8 was taken alone");
+	CHECK(!kmp_dwarf_unit(v.units, 0, &cu), "a unit with DW_FORM_ref_sig8 was taken alone");
 	kmp_vmlinux_close(&v);
+	end();
+}
+
+/*
+ * Two vmlinux files open in one process (issue 35): each keeps its own
+ * unit handles (struct kmp_vmlinux's units), so opening the second does not
+ * send the first back to the whole file's handle, and closing it leaves
+ * the first's alone.  @a and @b: two test kernels with mempool_exit.
+ */
+static bool unit_alone(struct kmp_vmlinux *v, uint64_t addr, struct kmp_layout *l)
+{
+	struct kmp_err err;
+	Dwarf_Die cu;
+	bool via = false;
+
+	return kmp_dwarf_cu(v, addr, "", false, &cu, &via) && via &&
+	       dwarf_cu_getdwarf(cu.cu) != v->dwarf && kmp_layout_load(v, addr, false, l, &err);
+}
+
+static void test_two_vmlinux(const char *a, const char *b)
+{
+	struct kmp_sym sa = { .name = "mempool_exit" }, sb = { .name = "mempool_exit" };
+	struct kmp_layout la1 = { 0 }, lb = { 0 }, la2 = { 0 }, la3 = { 0 };
+	struct kmp_vmlinux va, vb;
+	struct kmp_err err;
+
+	begin("two vmlinux files in one process: each reads its units alone, the other's "
+	      "opening and closing change nothing");
+	if (!kmp_vmlinux_open(&va, a, &err)) {
+		CHECK(0, "cannot open %s: %s", a, err.msg);
+		end();
+		return;
+	}
+	if (!kmp_vmlinux_open(&vb, b, &err)) {
+		CHECK(0, "cannot open %s: %s", b, err.msg);
+		kmp_vmlinux_close(&va);
+		end();
+		return;
+	}
+	kmp_vmlinux_symbols(&va, &sa, 1);
+	kmp_vmlinux_symbols(&vb, &sb, 1);
+	CHECK(sa.found && sb.found, "no mempool_exit");
+	/* The first file, after the second was opened; the second; the first again. */
+	CHECK(unit_alone(&va, sa.addr, &la1), "%s: not from its unit alone with %s open", a, b);
+	CHECK(unit_alone(&vb, sb.addr, &lb), "%s: not from its unit alone with %s open", b, a);
+	CHECK(unit_alone(&va, sa.addr, &la2), "%s: not from its unit alone after %s's", a, b);
+	CHECK(la1.pool_size && la1.pool_size == la2.pool_size && !la1.v6 && lb.v6,
+	      "layouts: %s %" PRIu64 "/%" PRIu64 " v6 %d, %s v6 %d", a, la1.pool_size,
+	      la2.pool_size, la1.v6, b, lb.v6);
+	kmp_vmlinux_close(&vb);
+	CHECK(unit_alone(&va, sa.addr, &la3) && la3.pool_size == la1.pool_size,
+	      "%s: not from its unit alone after %s was closed", a, b);
+	kmp_vmlinux_close(&va);
 	end();
 }
 
@@ -1503,7 +1557,7 @@ static void test_live(void)
 
 			fake_init(&f, 3);
 			memset(&p, 0, sizeof(p));
-			p.note = note_capture;
+			p.notes.note = note_capture;
 			notes[0] = '\0';
 			nnotes = 0;
 			rc = status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true);
@@ -1554,7 +1608,7 @@ static void test_live(void)
 		fake_init(&f, 3);
 		put_at(pool_bytes(&f, 1), L.wait.off + L.wqh_head.off + L.lh_next.off, 8, 0);
 		memset(&p, 0, sizeof(p));
-		p.note = note_capture;
+		p.notes.note = note_capture;
 		notes[0] = '\0';
 		nnotes = 0;
 		CHECK(status(kmp_read_pools(&mem, &L, HEAD_ADDR, &LIM, &p, &err), &err, true) ==
@@ -1942,14 +1996,55 @@ static void test_name_rule(void)
 	end();
 }
 
+/* The notes callbacks (kmp.h): formatted, dropped without a callback, progress only if shown. */
+static char got_note[256], got_progress[256];
+static size_t got_len;
+
+static void take_note(const char *msg, void *arg)
+{
+	got_len = strlen(msg);
+	snprintf(got_note, sizeof(got_note), "%s|%s", (const char *)arg, msg);
+}
+
+static void take_progress(const char *msg, void *arg)
+{
+	snprintf(got_progress, sizeof(got_progress), "%s|%s", (const char *)arg, msg);
+}
+
+static void test_notes(void)
+{
+	struct kmp_notes quiet = { 0 }, lines = { take_note, NULL, "a" },
+			 both = { take_note, take_progress, "b" };
+	char long_msg[KMP_ERRLEN + 100];
+
+	begin("notes go to the caller's callbacks, progress only where it is shown");
+	kmp_note(NULL, "dropped %d", 1);
+	kmp_note(&quiet, "dropped %d", 2);
+	kmp_progress(&lines, "not shown %d", 3);
+	CHECK(!got_note[0] && !got_progress[0], "note '%s', progress '%s'", got_note, got_progress);
+	CHECK(!kmp_progress_shown(NULL) && !kmp_progress_shown(&lines) && kmp_progress_shown(&both),
+	      "kmp_progress_shown()");
+	kmp_note(&lines, "pool %s at 0x%x", "x", 0x10);
+	CHECK(!strcmp(got_note, "a|pool x at 0x10"), "note: '%s'", got_note);
+	kmp_progress(&both, "%d of %d MB", 1, 2);
+	CHECK(!strcmp(got_progress, "b|1 of 2 MB"), "progress: '%s'", got_progress);
+	/* A note may quote a whole error message: it is not cut at KMP_ERRLEN. */
+	memset(long_msg, 'e', sizeof(long_msg) - 1);
+	long_msg[sizeof(long_msg) - 1] = '\0';
+	kmp_note(&lines, "x: %s", long_msg);
+	CHECK(got_len == 3 + sizeof(long_msg) - 1, "long note: %zu bytes", got_len);
+	end();
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: unit FAKE_VMLINUX FAKE_VMLINUX_TYPES\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: unit FAKE_VMLINUX FAKE_VMLINUX_TYPES FAKE_VMLINUX_V6\n");
 		return 2;
 	}
 	test_layout(argv[1]);
 	test_dwarf_unit(argv[1], argv[2]);
+	test_two_vmlinux(argv[1], argv[3]);
 	test_empty();
 	test_one();
 	test_many();
@@ -1972,6 +2067,7 @@ int main(int argc, char **argv)
 	test_vmcoreinfo();
 	test_layout_check();
 	test_name_rule();
+	test_notes();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmempool's own kdump-compressed reader (lib/diskdump.c) on dumps this
+ * kmempool's own kdump-compressed reader (lib/dump/diskdump.c) on dumps this
  * test writes: a plain one it takes (a page read back, a page not dumped),
  * and one crafted case per refusal, each the plain dump with one thing
  * changed, refused with its reason (then every page is libkdumpfile's):

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The layout loaders of the kernel objects beyond mempools (struct module,
- * the slab allocator's, vmalloc's: lib/dwarf_kernel.c) and the module list
- * reader (lib/modules.c) on test objects (tests/fake_kobjs.c): offsets
+ * the slab allocator's, vmalloc's: lib/kernel/dwarf_kernel.c) and the module list
+ * reader (lib/kernel/modules.c) on test objects (tests/fake_kobjs.c): offsets
  * against offsetof(), a module list read from a synthetic image, and the
  * hostile objects refused by the one bound every struct read from a dump
  * has (KMP_MAX_STRUCT, 64 KiB): a struct module of over 1 MiB, a struct

@@ -648,11 +648,23 @@ static void test_live_retry(void)
 }
 
 /* kmp_scanreport_print() of @n found pools into a string (free it); its status in *@rc. */
+/* The scan's notes (kmp.h): the report's callback, never stderr. */
+static char scan_notes[4096];
+
+static void scan_note(const char *msg, void *arg)
+{
+	size_t len = strlen(scan_notes);
+
+	(void)arg;
+	snprintf(scan_notes + len, sizeof(scan_notes) - len, "%s\n", msg);
+}
+
 static char *scan_print(struct world *w, struct kmp_naming *nm, bool json,
 			const struct kmp_found *v, size_t n, int *rc, struct kmp_err *err)
 {
 	struct kmp_scanreport_opts o = { .json = json, .max_waiters = 100,
-					 .json_kernel = json_kernel_none };
+					 .json_kernel = json_kernel_none,
+					 .notes = { .note = scan_note } };
 	struct kmp_scan_stats st = { 0 };
 	char *text = NULL;
 	size_t len = 0;
@@ -718,8 +730,11 @@ static void test_scan_series(void)
 	putf(p, &L.name, NAMES);
 	putf(p, &L.low_nr, (uint64_t)-16777215);
 	nm = kmp_naming_new(&w.k, &w.sl, NULL, 0, NULL);
+	scan_notes[0] = '\0';
 	text = scan_print(&w, nm, false, &x, 1, &rc, &err);
 	CHECK(rc == KMP_EPARTIAL && err.kind == KMP_ERR_CORRUPT, "text: rc %d, %s", rc, err.msg);
+	CHECK(!strncmp(scan_notes, "scan: mempool at 0x", 19) && strstr(scan_notes, "(printed as ?)\n"),
+	      "the pool's note, through the caller's callback: '%s'", scan_notes);
 	CHECK(text && strstr(text, "      3      ?            ?        ?       0 ") &&
 	      strstr(text, "(list: pool-one)") && !strstr(text, "16777215"), "text: %s", text);
 	free(text);
@@ -745,13 +760,18 @@ static void test_scan_series(void)
 	begin("scan of a kernel in which no pool is found: the report says 0 pools");
 	{
 		struct kmp_scanreport_opts o = { .max_waiters = 100, .max_pfn = 1 << 20,
-						 .json_kernel = json_kernel_none };
+						 .json_kernel = json_kernel_none, .verbose = true,
+						 .notes = { .note = scan_note } };
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
 
+		scan_notes[0] = '\0';
 		rc = status(kmp_scanreport(f, &w.k, &w.sl, nm, &o, &err), &err, true);
 		fclose(f);
 		CHECK(rc == KMP_EPARTIAL && strstr(text, "# 0 pools"), "rc %d: %s", rc, text);
+		/* --verbose: the statistics, as notes to the caller. */
+		CHECK(!strncmp(scan_notes, "scan: ", 6) && strstr(scan_notes, " bytes, ") &&
+		      strstr(scan_notes, "\nscan: unreadable chunks: "), "notes: '%s'", scan_notes);
 		free(text);
 	}
 	end();

@@ -157,7 +157,7 @@ static void note_capture(const char *msg, void *arg)
 static bool read_all(struct fake *f, struct kmp_pools *out, struct kmp_err *err)
 {
 	memset(out, 0, sizeof(*out));
-	out->note = note_capture;
+	out->notes.note = note_capture;
 	out->clock.jiffies_addr = JIFFIES_ADDR;
 	out->clock.jiffies_size = 8;
 	out->clock.hz = HZ;
