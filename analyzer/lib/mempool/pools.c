@@ -215,8 +215,9 @@ bool kmp_pw_finish(struct kmp_pw *a, uint64_t addr, const struct kmp_poolrec *re
 	} else if (p.v12 && p.waiting && !q.ages) {
 		kmp_pw_note(a, "how long the tasks on mempool %s at 0x%" PRIx64 " have waited is unknown "
 		     "(printed as ?): %s", p.name, addr,
-		     a->have_now ? "HZ unknown (the kernel has no tick_nsec, and jiffies_64's initial value is "
-		     "read from the vmlinux file: give -s VMLINUX)" : "jiffies unreadable");
+		     a->have_now ? "HZ unknown (the kernel has no tick_nsec, its jiffies clocksource "
+		     "does not read as one, and jiffies_64's initial value is read from the vmlinux "
+		     "file: give -s VMLINUX)" : "jiffies unreadable");
 		a->st->uncounted++;
 		p.oldest_unknown = true;
 	}
