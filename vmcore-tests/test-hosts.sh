@@ -123,9 +123,14 @@ one() {
 	else
 		not_ok "$s: the .deb's Depends ($dep) does not name $want"
 	fi
-	if in_host "$R" sh -c 'apt-get install -y -q --no-install-recommends /deb/kmempool_*.deb' \
-		> "$L/install.log" 2>&1 && in_host "$R" test -x /usr/bin/kmempool; then
-		ok "$s: the .deb installs with apt ($(in_host "$R" dpkg-query -W -f='${Package} ${Version}' kmempool))"
+	# The chroot is kept from run to run: the last run's kmempool, of the
+	# same version, would stay installed (apt keeps a version it has), so it
+	# is removed first, and the installed binary must be this .deb's.
+	if in_host "$R" sh -c 'dpkg -r kmempool > /dev/null 2>&1; apt-get install -y -q --no-install-recommends /deb/kmempool_*.deb' \
+		> "$L/install.log" 2>&1 && in_host "$R" test -x /usr/bin/kmempool &&
+	   [ "$(in_host "$R" sh -c 'dpkg-deb --fsys-tarfile /deb/kmempool_*.deb | tar -xOf - ./usr/bin/kmempool | sha256sum')" = \
+	     "$(in_host "$R" sh -c 'sha256sum < /usr/bin/kmempool')" ]; then
+		ok "$s: the .deb installs with apt, its binary in /usr/bin ($(in_host "$R" dpkg-query -W -f='${Package} ${Version}' kmempool))"
 	else
 		not_ok "$s: apt-get install of the .deb failed ($L/install.log)"
 		return
