@@ -318,7 +318,16 @@ static bool modbtf_layout(struct kmp_naming *nm)
 		return nm->modbtf_ok;
 	nm->modbtf_tried = true;
 	kmp_vmlinux_symbols(k->vml, &head, 1);
-	if (!head.found || !kmp_vmlinux_cu(k->vml, 0, "kernel/bpf/btf.c", false, &cu, &via))
+	if (!head.found)
+		return false;
+	/*
+	 * The types from the kernel's BTF when heap_name() read it beside a
+	 * vmlinux: finding kernel/bpf/btf.c's unit in the vmlinux's DWARF by
+	 * name alone would walk every unit (37 MB more resident on 6.1).
+	 */
+	if (!k->vml->btf && nm->kbtf)
+		kmp_btf_handle(nm->kbtf, 0, &cu);
+	else if (!kmp_vmlinux_cu(k->vml, 0, "kernel/bpf/btf.c", false, &cu, &via))
 		return false;
 	kmp_dwarf_scan(&cu, w, 2);
 	nm->modbtf_head = head.addr + k->kaslr;
