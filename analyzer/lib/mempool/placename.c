@@ -623,13 +623,14 @@ static const struct kmp_btf *kernel_btf(struct kmp_naming *nm)
 }
 
 /*
- * Every module's BTF from the kernel's btf_modules (bounded walk), split
- * over @base, once; a module whose BTF does not parse is left out.
+ * Every module's BTF from the kernel's btf_modules (bounded walk, and at
+ * most KMP_BTF_MAX bytes of them all), split over @base, once; a module
+ * whose BTF does not parse is left out.
  */
 static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 {
 	const struct kmp_kernel *k = nm->k;
-	uint64_t node, mod, btf, data, size;
+	uint64_t node, mod, btf, data, size, total = 0;
 	struct kmp_err e;
 
 	if (nm->hmods_tried)
@@ -651,7 +652,8 @@ static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 				m = &k->mods.v[j];
 		if (m && btf && kmp_read_uint(k->mem, btf + nm->btf_data.off, 8, &data, &e) &&
 		    kmp_read_uint(k->mem, btf + nm->btf_size.off, nm->btf_size.size, &size, &e) &&
-		    data && size >= 24 && size <= KMP_BTF_MAX && (buf = malloc(size))) {
+		    data && size >= 24 && size <= KMP_BTF_MAX - total && (buf = malloc(size))) {
+			total += size;	/* all modules' BTF together within the one bound */
 			if ((h = realloc(nm->hmods, (nm->nhmods + 1) * sizeof(*h)))) {
 				nm->hmods = h;
 				h += nm->nhmods;
