@@ -59,6 +59,7 @@ struct kmp_naming {
 	} *hmods;
 	size_t nhmods;
 	bool hmods_tried;
+	bool hmods_all;		/* every loaded module's BTF is among them */
 	struct heapans {
 		uint64_t osize, off;
 		struct kmp_btf_hit hit;
@@ -631,6 +632,7 @@ static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 {
 	const struct kmp_kernel *k = nm->k;
 	uint64_t node, mod, btf, data, size, total = 0;
+	size_t found = 0;
 	struct kmp_err e;
 
 	if (nm->hmods_tried)
@@ -638,7 +640,11 @@ static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 	nm->hmods_tried = true;
 	if (!modbtf_layout(nm) || !kmp_read_uint(k->mem, nm->modbtf_head, 8, &node, &e))
 		return;
-	for (int i = 0; i < MAX_HEAP_MODS && node != nm->modbtf_head; i++) {
+	for (int i = 0; i < MAX_HEAP_MODS; i++) {
+		if (node == nm->modbtf_head) {	/* the whole list: did every module have BTF? */
+			nm->hmods_all = k->mods.complete && found == k->mods.n;
+			return;
+		}
 		uint64_t entry = node - nm->mb_list.off;
 		const struct kmp_module *m = NULL;
 		struct heapmod *h;
@@ -659,8 +665,10 @@ static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 				h += nm->nhmods;
 				memset(h, 0, sizeof(*h));
 				if (kmp_read(k->mem, data, buf, size, &e) &&
-				    kmp_btf_parse_split(&h->btf, buf, size, base, &e))
+				    kmp_btf_parse_split(&h->btf, buf, size, base, &e)) {
 					nm->nhmods++;
+					found++;
+				}
 			}
 			free(buf);
 		}
@@ -677,8 +685,9 @@ static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
  * the object and holds a pool at that offset (kmp_btf_heap_pool(); a
  * struct several modules carry counts once).  No module is named: the
  * object is not a module's memory, and a struct of md.h is in the BTF of
- * every md personality.  False when none does, two do, or the kernel has
- * no BTF.
+ * every md personality.  False when none does, two do, the kernel has no
+ * BTF, or a loaded module has none (an out-of-tree driver's struct could
+ * be the one, unseen: no name is better than a wrong one).
  */
 static bool heap_name(struct kmp_naming *nm, uint64_t obj, uint64_t osize, uint64_t off,
 		      char *out, size_t len)
@@ -695,8 +704,10 @@ static bool heap_name(struct kmp_naming *nm, uint64_t obj, uint64_t osize, uint6
 	if (!a) {
 		if (!(base = kernel_btf(nm)))
 			return false;
-		kmp_btf_heap_pool(base, 0, osize, off, pool_struct(k), &one.hit);
 		heap_modules(nm, base);
+		if (!nm->hmods_all)
+			return false;	/* a module's types unknown: its struct could be the one */
+		kmp_btf_heap_pool(base, 0, osize, off, pool_struct(k), &one.hit);
 		for (size_t i = 0; i < nm->nhmods && one.hit.n < 2; i++)
 			kmp_btf_heap_pool(&nm->hmods[i].btf, base->ntypes, osize, off, pool_struct(k),
 					  &one.hit);
