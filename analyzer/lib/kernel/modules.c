@@ -145,10 +145,6 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 	m = &a->out->v[a->out->n];
 	memset(m, 0, sizeof(*m));
 	m->addr = addr;
-	if (!kmp_module_syms_init(m)) {
-		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
-		return false;
-	}
 	name = kmp_field_bytes(a->buf, a->size, &ml->name, &why);
 	if (!name) {
 		kmp_wraperr(err, &why, "struct module at 0x%" PRIx64 ": %s", addr, why.msg);
@@ -168,6 +164,11 @@ static bool mod_visit(uint64_t node, void *arg, struct kmp_err *err)
 	ks = mod_field(a->buf, a->size, &ml->kallsyms);
 	if (ks)
 		mod_symtab(a->mem, ml, ks, m);
+	/* Last: a module refused above is not counted, and nothing of it must be left allocated. */
+	if (!kmp_module_syms_init(m)) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
+		return false;
+	}
 	a->out->n++;
 	return true;
 }
