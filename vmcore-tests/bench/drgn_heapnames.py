@@ -8,7 +8,8 @@ start exactly that far below it and be big enough for the struct; the
 object's name member (a char array called name or ..._name) must read as
 the name given.  And for each disk drgn lists (for_each_disk), the pool of
 its bio_split, where gendisk has one, must be in the scan under
-"<gendisk DISK>.bio_split.bio_pool".  Prints JSON {"checked": N,
+"<gendisk DISK>.bio_split.bio_pool" unless a pointer in kernel data named
+it first ("(*sym+0xOFF)+0x78": that rule comes before the type).  Prints JSON {"checked": N,
 "wrong": [...], "disks": N}.
     drgn_heapnames.py VMCORE VMLINUX SCAN_JSON [MODULE_DEBUG_FILE...]"""
 import json
@@ -77,7 +78,10 @@ if has_split:
     for disk in for_each_disk(prog):
         a = disk.bio_split.bio_pool.address_of_().value_()
         want = f"<gendisk {disk_name(disk).decode()}>.bio_split.bio_pool"
-        if by_addr.get(a) != want:
+        got = by_addr.get(a) or ""
+        if got.startswith(("*", "(*")) or "->" in got:
+            continue    # reached through a pointer in kernel data: named by that rule first
+        if got != want:
             wrong.append(f"disk {disk_name(disk).decode()}: its bio_split pool at {a:#x} is "
                          f"{by_addr.get(a)!r} in the scan, not {want!r}")
         else:
