@@ -21,7 +21,7 @@
 #define MAX_DIR_ENTRIES 200000	/* bound of one directory search */
 #define MAX_MODS_CACHED 64
 #define MAX_HEAP_ANSWERS 64
-#define MAX_HEAP_MODS 4096
+#define MAX_MODBTF 4096		/* bound of a walk of btf_modules */
 
 struct moddebug {
 	char name[KMP_MODNAME_MAX];
@@ -342,52 +342,97 @@ static bool modbtf_layout(struct kmp_naming *nm)
 }
 
 /*
+ * The BTF of btf_modules' entry @entry (its struct btf's data, split over
+ * @base), read into @out when it is at most @budget bytes; *@size is its
+ * size.  False: none, too large, unreadable, or it does not parse.
+ */
+static bool entry_btf(struct kmp_naming *nm, uint64_t entry, const struct kmp_btf *base,
+		      uint64_t budget, struct kmp_btf *out, uint64_t *size)
+{
+	const struct kmp_kernel *k = nm->k;
+	uint64_t btf, data;
+	struct kmp_err e;
+	void *buf;
+	bool ok;
+
+	*size = 0;
+	if (!kmp_read_uint(k->mem, entry + nm->mb_btf.off, 8, &btf, &e) || !btf ||
+	    !kmp_read_uint(k->mem, btf + nm->btf_data.off, 8, &data, &e) ||
+	    !kmp_read_uint(k->mem, btf + nm->btf_size.off, nm->btf_size.size, size, &e) ||
+	    !data || *size < 24 || *size > budget || !(buf = malloc(*size)))
+		return false;
+	ok = kmp_read(k->mem, data, buf, *size, &e) &&
+	     kmp_btf_parse_split(out, buf, *size, base, &e);
+	free(buf);
+	return ok;
+}
+
+/*
+ * Calls @fn with each entry of the kernel's btf_modules and the module it
+ * is of, at most @max of them, until @fn returns false.  True when the walk
+ * came back to the list's head (every entry seen).
+ */
+static bool modbtf_walk(struct kmp_naming *nm, int max,
+			bool (*fn)(struct kmp_naming *nm, uint64_t entry, uint64_t mod, void *arg),
+			void *arg)
+{
+	const struct kmp_kernel *k = nm->k;
+	uint64_t node, mod;
+	struct kmp_err e;
+
+	if (!modbtf_layout(nm) || !kmp_read_uint(k->mem, nm->modbtf_head, 8, &node, &e))
+		return false;
+	for (int i = 0; i < max; i++) {
+		uint64_t entry = node - nm->mb_list.off;
+
+		if (node == nm->modbtf_head)
+			return true;
+		if (!kmp_read_uint(k->mem, entry + nm->mb_module.off, 8, &mod, &e) ||
+		    !fn(nm, entry, mod, arg) ||
+		    !kmp_read_uint(k->mem, node, 8, &node, &e))	/* list.next */
+			return false;
+	}
+	return false;
+}
+
+struct modbtf_find {
+	const struct kmp_module *m;
+	struct moddebug *md;
+};
+
+static bool modbtf_find(struct kmp_naming *nm, uint64_t entry, uint64_t mod, void *arg)
+{
+	struct modbtf_find *f = arg;
+	uint64_t size;
+
+	if (mod != f->m->addr)
+		return true;
+	if ((f->md->btf = calloc(1, sizeof(*f->md->btf))) &&
+	    !entry_btf(nm, entry, nm->k->vml->btf, KMP_BTF_MAX, f->md->btf, &size)) {
+		free(f->md->btf);
+		f->md->btf = NULL;
+	}
+	return false;	/* found: stop */
+}
+
+/*
  * Module @m's BTF as the kernel keeps it (the btf_modules entry whose
- * module is @m: its struct btf's data, split over the kernel's BTF; a
- * module's own btf_data pointer is cleared once it has loaded), read once;
- * NULL when there is none or it does not parse.  The list walk is bounded.
+ * module is @m: a module's own btf_data pointer is cleared once it has
+ * loaded), read once; NULL when there is none or it does not parse.
  */
 static const struct kmp_btf *module_btf(struct kmp_naming *nm, const struct kmp_module *m)
 {
-	const struct kmp_kernel *k = nm->k;
-	struct moddebug *md = NULL;
-	uint64_t node, mod, btf = 0, data = 0, size = 0;
-	struct kmp_err e;
-	void *buf;
+	struct modbtf_find f = { .m = m };
 
 	(void)module_dwarf(nm, m->name);	/* its entry in the cache, DWARF tried first */
-	for (size_t i = 0; i < nm->nmods && !md; i++)
+	for (size_t i = 0; i < nm->nmods && !f.md; i++)
 		if (!strcmp(nm->mods[i].name, m->name))
-			md = &nm->mods[i];
-	if (!md || md->btf_tried)
-		return md ? md->btf : NULL;
-	md->btf_tried = true;
-	if (!modbtf_layout(nm) || !kmp_read_uint(k->mem, nm->modbtf_head, 8, &node, &e))
-		return NULL;
-	for (int i = 0; i < 4096 && node != nm->modbtf_head; i++) {
-		uint64_t entry = node - nm->mb_list.off;
-
-		if (!kmp_read_uint(k->mem, entry + nm->mb_module.off, 8, &mod, &e))
-			return NULL;
-		if (mod == m->addr) {
-			if (!kmp_read_uint(k->mem, entry + nm->mb_btf.off, 8, &btf, &e))
-				return NULL;
-			break;
-		}
-		if (!kmp_read_uint(k->mem, node, 8, &node, &e))	/* list.next */
-			return NULL;
-	}
-	if (!btf || !kmp_read_uint(k->mem, btf + nm->btf_data.off, 8, &data, &e) ||
-	    !kmp_read_uint(k->mem, btf + nm->btf_size.off, nm->btf_size.size, &size, &e) ||
-	    !data || size < 24 || size > KMP_BTF_MAX || !(buf = malloc(size)))
-		return NULL;
-	if (kmp_read(k->mem, data, buf, size, &e) && (md->btf = calloc(1, sizeof(*md->btf))) &&
-	    !kmp_btf_parse_split(md->btf, buf, size, k->vml->btf, &e)) {
-		free(md->btf);
-		md->btf = NULL;
-	}
-	free(buf);
-	return md->btf;
+			f.md = &nm->mods[i];
+	if (!f.md || f.md->btf_tried)
+		return f.md ? f.md->btf : NULL;
+	f.md->btf_tried = true;
+	(void)modbtf_walk(nm, MAX_MODBTF, modbtf_find, &f);
+	return f.md->btf;
 }
 
 /*
@@ -623,58 +668,50 @@ static const struct kmp_btf *kernel_btf(struct kmp_naming *nm)
 	return nm->kbtf;
 }
 
+struct heapmods_acc {
+	const struct kmp_btf *base;
+	uint64_t total;		/* bytes of module BTF read so far */
+	size_t found;
+};
+
+static bool heapmods_add(struct kmp_naming *nm, uint64_t entry, uint64_t mod, void *arg)
+{
+	const struct kmp_kernel *k = nm->k;
+	struct heapmods_acc *acc = arg;
+	struct heapmod *h;
+	uint64_t size;
+	bool loaded = false;
+
+	for (size_t j = 0; j < k->mods.n && !loaded; j++)
+		loaded = k->mods.v[j].addr == mod;
+	if (!loaded || !(h = realloc(nm->hmods, (nm->nhmods + 1) * sizeof(*h))))
+		return true;
+	nm->hmods = h;
+	h += nm->nhmods;
+	memset(h, 0, sizeof(*h));
+	if (entry_btf(nm, entry, acc->base, KMP_BTF_MAX - acc->total, &h->btf, &size)) {
+		nm->nhmods++;
+		acc->found++;
+	}
+	acc->total += size <= KMP_BTF_MAX - acc->total ? size : 0;	/* all within the one bound */
+	return true;
+}
+
 /*
  * Every module's BTF from the kernel's btf_modules (bounded walk, and at
  * most KMP_BTF_MAX bytes of them all), split over @base, once; a module
- * whose BTF does not parse is left out.
+ * whose BTF does not parse is left out.  hmods_all: the whole list was
+ * walked and every loaded module had its BTF there.
  */
 static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 {
-	const struct kmp_kernel *k = nm->k;
-	uint64_t node, mod, btf, data, size, total = 0;
-	size_t found = 0;
-	struct kmp_err e;
+	struct heapmods_acc acc = { .base = base };
 
 	if (nm->hmods_tried)
 		return;
 	nm->hmods_tried = true;
-	if (!modbtf_layout(nm) || !kmp_read_uint(k->mem, nm->modbtf_head, 8, &node, &e))
-		return;
-	for (int i = 0; i < MAX_HEAP_MODS; i++) {
-		if (node == nm->modbtf_head) {	/* the whole list: did every module have BTF? */
-			nm->hmods_all = k->mods.complete && found == k->mods.n;
-			return;
-		}
-		uint64_t entry = node - nm->mb_list.off;
-		const struct kmp_module *m = NULL;
-		struct heapmod *h;
-		void *buf;
-
-		if (!kmp_read_uint(k->mem, entry + nm->mb_module.off, 8, &mod, &e) ||
-		    !kmp_read_uint(k->mem, entry + nm->mb_btf.off, 8, &btf, &e))
-			return;
-		for (size_t j = 0; j < k->mods.n && !m; j++)
-			if (k->mods.v[j].addr == mod)
-				m = &k->mods.v[j];
-		if (m && btf && kmp_read_uint(k->mem, btf + nm->btf_data.off, 8, &data, &e) &&
-		    kmp_read_uint(k->mem, btf + nm->btf_size.off, nm->btf_size.size, &size, &e) &&
-		    data && size >= 24 && size <= KMP_BTF_MAX - total && (buf = malloc(size))) {
-			total += size;	/* all modules' BTF together within the one bound */
-			if ((h = realloc(nm->hmods, (nm->nhmods + 1) * sizeof(*h)))) {
-				nm->hmods = h;
-				h += nm->nhmods;
-				memset(h, 0, sizeof(*h));
-				if (kmp_read(k->mem, data, buf, size, &e) &&
-				    kmp_btf_parse_split(&h->btf, buf, size, base, &e)) {
-					nm->nhmods++;
-					found++;
-				}
-			}
-			free(buf);
-		}
-		if (!kmp_read_uint(k->mem, node, 8, &node, &e))	/* list.next */
-			return;
-	}
+	if (modbtf_walk(nm, MAX_MODBTF, heapmods_add, &acc))
+		nm->hmods_all = nm->k->mods.complete && acc.found == nm->k->mods.n;
 }
 
 /*
