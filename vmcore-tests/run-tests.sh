@@ -11,10 +11,24 @@ LOG=$B/t/test.log
 start=$(date +%s)
 
 
-# step NAME CMD...: run, show, and keep the output for the count
+# CPU_S: the CPU seconds (user + system) of this shell's finished children
+# so far, from the builtin times (its second line), run in the shell itself.
+cpu_s() {
+	local u s f=$B/t/.times.$BASHPID
+	times > "$f"
+	{ read -r _; read -r u s; } < "$f"
+	rm -f "$f"
+	CPU_S=$(awk -v u="$u" -v s="$s" 'function sec(x, m) { m = x; sub(/m.*/, "", m);
+		sub(/^[0-9]+m/, "", x); sub(/s$/, "", x); return m * 60 + x }
+		BEGIN { printf "%.0f", sec(u) + sec(s) }')
+}
+
+# step NAME CMD...: run, show, and keep the output for the count; its wall
+# and CPU time (CPU: user + system of everything it ran) after it.
 step() {
-	local name=$1 t0=$(date +%s) rc before
+	local name=$1 t0=$(date +%s) c0 rc before
 	shift
+	cpu_s; c0=$CPU_S
 	echo "==> [test] $name" >&2
 	before=$(grep -c '^not ok - ' "$LOG")
 	"$@" 2>&1 | tee -a "$LOG"
@@ -22,7 +36,8 @@ step() {
 	if [ "$rc" != 0 ] && [ "$(grep -c '^not ok - ' "$LOG")" = "$before" ]; then
 		echo "not ok - $name: failed with status $rc (no test said why)" | tee -a "$LOG"
 	fi
-	echo "==> [test] $name: $(( $(date +%s) - t0 )) s" >&2
+	cpu_s
+	echo "==> [test] $name: $(( $(date +%s) - t0 )) s ($(( CPU_S - c0 )) s of CPU)" >&2
 	return "$rc"
 }
 
@@ -128,6 +143,7 @@ step "hosts" bash "$ROOT/vmcore-tests/test-hosts.sh"
 bg_join deb
 pass=$(grep -c '^ok - ' "$LOG")
 fail=$(grep -c '^not ok - ' "$LOG")
-echo "==> [test] all done in $(( $(date +%s) - start )) s (log: $LOG)" >&2
+cpu_s
+echo "==> [test] all done in $(( $(date +%s) - start )) s, $CPU_S s of CPU (log: $LOG)" >&2
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
