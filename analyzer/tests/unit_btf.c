@@ -342,6 +342,78 @@ static void test_orc(void)
 	end();
 }
 
+/* ------------------------------------------------------------------ */
+/* kmp_read_bulk(): two readers for the large reads of the dump alone */
+
+static struct kmp_mem *bulk_base;	/* the image the counting readers read */
+static _Atomic int bulk_clones;
+
+static bool bulk_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		      struct kmp_err *err)
+{
+	(void)mem;
+	return kmp_read(bulk_base, addr, buf, len, err);
+}
+
+static struct kmp_mem *bulk_clone(struct kmp_mem *mem)
+{
+	struct kmp_mem *m = malloc(sizeof(*m));
+
+	if (m) {
+		*m = *mem;
+		bulk_clones++;
+	}
+	return m;
+}
+
+static const struct kmp_mem_ops bulk_ops = { bulk_read, NULL, bulk_clone };
+
+static void test_read_bulk(void)
+{
+	const size_t len = 1u << 20, mapped = 600u << 10;
+	struct kmp_mem base, mem = { .ops = &bulk_ops };
+	struct memimg img;
+	unsigned char *data, *buf = malloc(len);
+	struct kmp_err err;
+	bool ok;
+
+	begin("kmp_read_bulk: a large read in two halves on two readers gives the same bytes; "
+	      "a short or serial source, one read; an unmapped second half, its error");
+	memimg_init(&img, &base);
+	bulk_base = &base;
+	data = memimg_add(&img, 0xffffffff82000000ull, len);
+	for (size_t i = 0; i < len; i++)
+		data[i] = (unsigned char)(i * 7 + (i >> 12));
+	memimg_add(&img, 0xffffffff84000000ull, mapped);
+
+	memset(buf, 0, len);
+	ok = kmp_read_bulk(&mem, 0xffffffff82000000ull, buf, len, &err);
+	CHECK(ok && !memcmp(buf, data, len), "whole read: ok %d, bytes %s", ok,
+	      memcmp(buf, data, len) ? "differ" : "equal");
+	CHECK(bulk_clones == 1, "a second reader was made %d times, want 1", (int)bulk_clones);
+
+	bulk_clones = 0;
+	ok = kmp_read_bulk(&mem, 0xffffffff82000000ull + 5, buf, KMP_READ_BULK_MIN - 1, &err);
+	CHECK(ok && !memcmp(buf, data + 5, KMP_READ_BULK_MIN - 1) && bulk_clones == 0,
+	      "below KMP_READ_BULK_MIN: ok %d, %d second readers (want one read)", ok,
+	      (int)bulk_clones);
+
+	mem.serial = true;
+	memset(buf, 0, len);
+	ok = kmp_read_bulk(&mem, 0xffffffff82000000ull, buf, len, &err);
+	CHECK(ok && !memcmp(buf, data, len) && bulk_clones == 0,
+	      "serial source: ok %d, %d second readers (want one read)", ok, (int)bulk_clones);
+	mem.serial = false;
+
+	memset(&err, 0, sizeof(err));
+	ok = kmp_read_bulk(&mem, 0xffffffff84000000ull, buf, len, &err);
+	CHECK(!ok && err.kind == KMP_ERR_UNMAPPED, "second half unmapped: ok %d, kind %d (want %d)",
+	      ok, (int)err.kind, (int)KMP_ERR_UNMAPPED);
+	memimg_free(&img);
+	free(buf);
+	end();
+}
+
 static void test_vmcoreinfo_symbol(void)
 {
 	const char *vi = "OSRELEASE=6.12\nSYMBOL(kallsyms_names)=ffffffff82a0b1c0\n"
@@ -685,6 +757,7 @@ int main(int argc, char **argv)
 	test_kallsyms_damaged();
 	test_vmcoreinfo_symbol();
 	test_kallsyms_load_memory();
+	test_read_bulk();
 	test_addrsyms();
 	test_orc();
 	test_btf_layout();

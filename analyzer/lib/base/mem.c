@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: typed reads on top of a memory reader. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,48 @@ bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	      struct kmp_err *err)
 {
 	return mem->ops->read(mem, addr, buf, len, err);
+}
+
+/* The second half of a kmp_read_bulk(), on a reader of its own. */
+struct half {
+	struct kmp_mem *mem;
+	uint64_t addr;
+	void *buf;
+	size_t len;
+	bool ok;
+	struct kmp_err err;
+};
+
+static void *read_half(void *arg)
+{
+	struct half *h = arg;
+
+	h->ok = kmp_read(h->mem, h->addr, h->buf, h->len, &h->err);
+	return NULL;
+}
+
+bool kmp_read_bulk(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		   struct kmp_err *err)
+{
+	struct half h;
+	pthread_t t;
+	bool ok;
+
+	if (len < KMP_READ_BULK_MIN || mem->serial || !(h.mem = kmp_mem_clone(mem)))
+		return kmp_read(mem, addr, buf, len, err);
+	h.addr = addr + len / 2;
+	h.buf = (char *)buf + len / 2;
+	h.len = len - len / 2;
+	if (pthread_create(&t, NULL, read_half, &h)) {
+		kmp_mem_free(h.mem);
+		return kmp_read(mem, addr, buf, len, err);
+	}
+	ok = kmp_read(mem, addr, buf, len / 2, err);
+	pthread_join(t, NULL);
+	kmp_mem_free(h.mem);
+	if (ok && !h.ok)
+		*err = h.err;
+	return ok && h.ok;
 }
 
 struct kmp_mem *kmp_mem_clone(struct kmp_mem *mem)

@@ -46,6 +46,15 @@ struct kmp_mem {
 bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	      struct kmp_err *err);
 /*
+ * kmp_read() of a large buffer (at least KMP_READ_BULK_MIN bytes: the
+ * kernel's BTF, its symbol tables) with two readers, half each, on two
+ * threads, where @mem can be read so (a clone, not serial); else one
+ * read.  The same bytes and, on failure, one of the halves' errors.
+ */
+#define KMP_READ_BULK_MIN (256u << 10)
+bool kmp_read_bulk(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
+		   struct kmp_err *err);
+/*
  * A second reader of @mem for another thread (its ops' clone()), or NULL
  * when @mem has none or it failed; kmp_mem_free() closes and frees it.
  */

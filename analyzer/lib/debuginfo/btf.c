@@ -184,7 +184,7 @@ bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's BTF");
 		return false;
 	}
-	ok = kmp_read(mem, start, buf, stop - start, err) &&
+	ok = kmp_read_bulk(mem, start, buf, stop - start, err) &&
 	     kmp_btf_parse(b, buf, stop - start, err);
 	free(buf);
 	return ok;

@@ -436,7 +436,7 @@ bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char 
 		goto out;
 	}
 	if (!kmp_read(mem, a_ttab, ttab, tlen, err) ||
-	    !kmp_read(mem, a_off, offs, num * sizeof(*offs), err) ||
+	    !kmp_read_bulk(mem, a_off, offs, num * sizeof(*offs), err) ||
 	    !(names = read_names(mem, a_names, (uint32_t)num, &r.names_len, err)))
 		goto out;
 	r.names = names;
