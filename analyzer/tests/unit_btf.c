@@ -729,6 +729,20 @@ static void test_btf_heap_pool(void)
 	CHECK(h.n == 1 && !strcmp(h.type, "queue") && !strcmp(h.path, ".rq_pool") && !h.name_len,
 	      "only the smaller fits 192: %u '%s' '%s'", h.n, h.type, h.path);
 	end();
+
+	begin("BTF: a struct made of itself (30 unnamed members at 0) costs a bounded search, "
+	      "and its answer is unknown, not none: no name");
+	{
+		int loop = btf__add_struct(b, "loop", 64);
+		char path[128];
+
+		for (int i = 0; i < 30; i++)
+			btf__add_field(b, NULL, loop, 0, 0);
+		h = heap_pool(b, 64, 8);	/* without a bound: 30^8 visits */
+		CHECK(h.n == 2, "the loop: %u '%s' '%s'", h.n, h.type, h.path);
+		CHECK(!strcmp(pool_member(b, 64, 8, false, path), ""), "a global: '%s'", path);
+	}
+	end();
 	btf__free(b);
 }
 

@@ -422,17 +422,29 @@ bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value)
 }
 
 /*
+ * Types pool_path() may visit for one question: a real struct needs a few
+ * dozen (one member covers an offset, a union several); a hostile BTF can
+ * make each level try every member again (struct S { S; S; ... } at
+ * offset 0), which without a bound is exponential in the depth.
+ */
+#define POOL_PATH_BUDGET 512
+
+/*
  * The path to a struct named @pool at @off inside type @id ("bio_pool",
  * "a.b", "c[2]"; "" when @id is that struct and @off 0).  A union's
- * members are tried in order.  False if no such member lies exactly there.
+ * members are tried in order.  False if no such member lies exactly there,
+ * or when *@budget ran out (then 0: the answer is unknown, not "none").
  */
 static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const char *pool,
-		      char *out, size_t len, int depth)
+		      char *out, size_t len, int depth, unsigned int *budget)
 {
 	const struct btf_type *t;
 	const char *n;
 	int r;
 
+	if (!*budget)
+		return false;
+	--*budget;
 	if (depth > 8 || !id || id >= b->ntypes || (r = btf__resolve_type(b->btf, id)) <= 0 ||
 	    (uint32_t)r >= b->ntypes || !(t = btf__type_by_id(b->btf, (uint32_t)r)))
 		return false;
@@ -450,7 +462,8 @@ static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const 
 			return false;
 		w = snprintf(out, len, "[%" PRIu64 "]", off / es);
 		return w > 0 && (size_t)w < len &&
-		       pool_path(b, a->type, off % es, pool, out + w, len - (size_t)w, depth + 1);
+		       pool_path(b, a->type, off % es, pool, out + w, len - (size_t)w, depth + 1,
+				 budget);
 	}
 	if (!btf_is_composite(t))
 		return false;
@@ -466,7 +479,8 @@ static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const 
 			continue;
 		w = *mn ? snprintf(out, len, ".%s", mn) : 0;
 		if (w >= 0 && (size_t)w < len &&
-		    pool_path(b, m->type, off - mo, pool, out + w, len - (size_t)w, depth + 1))
+		    pool_path(b, m->type, off - mo, pool, out + w, len - (size_t)w, depth + 1,
+			      budget))
 			return true;
 	}
 	return false;
@@ -499,9 +513,16 @@ bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, c
 		}
 		if (elems > 1)
 			w = snprintf(cand, sizeof(cand), "[%" PRIu64 "]", off / t->size);
-		if (w < 0 || (size_t)w >= sizeof(cand) ||
-		    !pool_path(b, id, in, pool, cand + w, sizeof(cand) - (size_t)w, 0) ||
-		    cand[w] != '.')
+		unsigned int budget = POOL_PATH_BUDGET;
+
+		if (w < 0 || (size_t)w >= sizeof(cand))
+			continue;
+		if (!pool_path(b, id, in, pool, cand + w, sizeof(cand) - (size_t)w, 0, &budget)) {
+			if (!budget)
+				return false;	/* unknown whether it holds one: no guess */
+			continue;
+		}
+		if (cand[w] != '.')
 			continue;
 		if (n && strcmp(cand, first))
 			return false;	/* two structs, two answers: no guess */
@@ -555,12 +576,19 @@ void kmp_btf_heap_pool(const struct kmp_btf *b, uint32_t first, uint64_t osize, 
 	}
 	for (uint32_t id = first ? first : 1; id < b->ntypes && hit->n < 2; id++) {
 		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		unsigned int budget = POOL_PATH_BUDGET;
 		const char *name;
 
 		if (!t || !btf_is_struct(t) || !t->name_off || !t->size || t->size > osize ||
 		    t->size <= off || !(name = btf__name_by_offset(b->btf, t->name_off)) ||
-		    !strcmp(name, pool) ||
-		    !pool_path(b, id, off, pool, path, sizeof(path), 0) || path[0] != '.')
+		    !strcmp(name, pool))
+			continue;
+		if (!pool_path(b, id, off, pool, path, sizeof(path), 0, &budget)) {
+			if (!budget)
+				hit->n = 2;	/* unknown whether it holds one: no guess */
+			continue;
+		}
+		if (path[0] != '.')
 			continue;
 		if (hit->n && !strcmp(hit->type, name) && !strcmp(hit->path, path))
 			continue;	/* the same struct (a module's copy of a kernel type) */

@@ -671,7 +671,8 @@ static const struct kmp_btf *kernel_btf(struct kmp_naming *nm)
 struct heapmods_acc {
 	const struct kmp_btf *base;
 	uint64_t total;		/* bytes of module BTF read so far */
-	size_t found;
+	bool *has;		/* per loaded module: its BTF was read */
+	size_t found;		/* loaded modules whose BTF was read */
 };
 
 static bool heapmods_add(struct kmp_naming *nm, uint64_t entry, uint64_t mod, void *arg)
@@ -680,18 +681,19 @@ static bool heapmods_add(struct kmp_naming *nm, uint64_t entry, uint64_t mod, vo
 	struct heapmods_acc *acc = arg;
 	struct heapmod *h;
 	uint64_t size;
-	bool loaded = false;
+	size_t j;
 
-	for (size_t j = 0; j < k->mods.n && !loaded; j++)
-		loaded = k->mods.v[j].addr == mod;
-	if (!loaded || !(h = realloc(nm->hmods, (nm->nhmods + 1) * sizeof(*h))))
+	for (j = 0; j < k->mods.n && k->mods.v[j].addr != mod; j++)
+		;
+	if (j == k->mods.n || !(h = realloc(nm->hmods, (nm->nhmods + 1) * sizeof(*h))))
 		return true;
 	nm->hmods = h;
 	h += nm->nhmods;
 	memset(h, 0, sizeof(*h));
 	if (entry_btf(nm, entry, acc->base, KMP_BTF_MAX - acc->total, &h->btf, &size)) {
 		nm->nhmods++;
-		acc->found++;
+		acc->found += !acc->has[j];	/* a module listed twice counts once */
+		acc->has[j] = true;
 	}
 	acc->total += size <= KMP_BTF_MAX - acc->total ? size : 0;	/* all within the one bound */
 	return true;
@@ -705,13 +707,21 @@ static bool heapmods_add(struct kmp_naming *nm, uint64_t entry, uint64_t mod, vo
  */
 static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 {
+	const struct kmp_modules *mods = &nm->k->mods;
 	struct heapmods_acc acc = { .base = base };
 
 	if (nm->hmods_tried)
 		return;
 	nm->hmods_tried = true;
+	if (mods->complete && !mods->n) {	/* no module: nothing unseen */
+		nm->hmods_all = true;
+		return;
+	}
+	if (!(acc.has = calloc(mods->n, sizeof(*acc.has))))
+		return;
 	if (modbtf_walk(nm, MAX_MODBTF, heapmods_add, &acc))
-		nm->hmods_all = nm->k->mods.complete && acc.found == nm->k->mods.n;
+		nm->hmods_all = mods->complete && acc.found == mods->n;
+	free(acc.has);
 }
 
 /*
