@@ -61,13 +61,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.names = data;
 	r.names_len = size;
 	if (kmp_kallsyms_decode(&ks, &r, data[-1] & 1 ? 0x1000000 : 0, &err)) {
+		kmp_kallsyms_index(&ks);
 		for (size_t i = 0; i < ks.n; i++) {
-			const char *n = ks.str + ks.syms[i].st_name;
+			char n[KMP_KALLSYMS_NAME_MAX + 1];
 			struct kmp_sym q = { .name = n };
 			size_t l;
 
-			if (ks.syms[i].st_name >= ks.strsize || !memchr(n, 0, ks.strsize - ks.syms[i].st_name))
-				abort();
+			kmp_kallsyms_name(&ks, i, n, sizeof(n));
 			for (l = 0; n[l]; l++)
 				if (n[l] < 0x21 || n[l] > 0x7e)
 					abort();
@@ -76,8 +76,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kmp_kallsyms_find(&ks, &q, 1);
 			if (!q.found)
 				abort();
-			if (i && ks.syms[i].st_value < ks.syms[i - 1].st_value)
+			if (i && ks.addr[i] < ks.addr[i - 1])
 				abort();	/* by address */
+		}
+		if (ks.n) {	/* an address below the first has no symbol; the first's own has */
+			char n[KMP_KALLSYMS_NAME_MAX + 1];
+			uint64_t start, sz;
+
+			if (ks.addr[0] && kmp_kallsyms_addrsym(&ks, ks.addr[0] - 1, n, sizeof(n), &start, &sz))
+				abort();
+			if (!kmp_kallsyms_addrsym(&ks, ks.addr[0], n, sizeof(n), &start, &sz) ||
+			    start != ks.addr[0])
+				abort();
 		}
 		kmp_kallsyms_free(&ks);
 	} else if (err.kind != KMP_ERR_FORMAT && err.kind != KMP_ERR_NOMEM) {

@@ -85,6 +85,39 @@ static void test_kallsyms_relative(void)
 	CHECK(!ks.abs_percpu && q[0].found && q[0].addr == base + 0x40, "0x%" PRIx64, q[0].addr);
 	kmp_kallsyms_free(&ks);
 	end();
+
+	begin("kallsyms: a table out of address order is sorted, names and sizes kept with their symbols");
+	ktab_init(&t);
+	ktab_add(&t, 'T', "zeta", 0x300);
+	ktab_add(&t, 'T', "_text", 0);
+	ktab_add(&t, 'D', "alpha_data", 0x1000);
+	ktab_add(&t, 't', "mid", 0x100);
+	ktab_add(&t, 'T', "mid_twin", 0x100);	/* the same address: table order kept among equals */
+	r = ktab_raw(&t);
+	r.have_base = true;
+	r.relative_base = base;
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	{
+		static const char *const want[] = { "_text", "mid", "mid_twin", "zeta", "alpha_data" };
+		char name[64], at[64];
+		uint64_t start = 0, size = 0;
+
+		for (size_t i = 0; i < ks.n && i < 5; i++) {
+			kmp_kallsyms_name(&ks, i, name, sizeof(name));
+			CHECK(!strcmp(name, want[i]) && (!i || ks.addr[i - 1] <= ks.addr[i]),
+			      "entry %zu: %s at 0x%" PRIx64 ", want %s", i, name, ks.addr[i], want[i]);
+		}
+		q[0].name = "zeta";
+		kmp_kallsyms_index(&ks);
+		kmp_kallsyms_find(&ks, q, 1);
+		CHECK(ks.n == 5 && q[0].found && q[0].addr == base + 0x300 && q[0].size == 0xd00,
+		      "zeta: 0x%" PRIx64 " size 0x%" PRIx64, q[0].addr, q[0].size);
+		CHECK(kmp_kallsyms_addrsym(&ks, base + 0x120, at, sizeof(at), &start, &size) &&
+		      !strcmp(at, "mid") && start == base + 0x100 && size == 0x200,
+		      "0x120 in %s at 0x%" PRIx64 " size 0x%" PRIx64, at, start, size);
+	}
+	kmp_kallsyms_free(&ks);
+	end();
 }
 
 static void test_kallsyms_self_relative(void)
@@ -246,14 +279,35 @@ static void test_addrsyms(void)
 		a[n++].addr = base + off;
 	kmp_vmlinux_addrsyms(&v, a, n);
 	for (size_t i = 0; i < n; i++) {
-		const char *name = NULL;
+		/* the oracle: the highest start at or below, the first of equals; size to the next */
+		static const struct { const char *name; uint64_t off; } tab[] = {
+			{ "_text", 0 }, { "f_one", 0x100 }, { "f_two", 0x180 }, { "f_three", 0x180 },
+			{ "f_four", 0x400 }, { "data_end", 0x2000 } };
+		uint64_t off = a[i].addr - base, wsize = 0;
+		size_t w = 0;
+		char name[128] = "";
 		uint64_t start = 0, size = 0;
-		bool ok = kmp_vmlinux_addrsym(&v, a[i].addr, &name, &start, &size);
+		bool ok = kmp_vmlinux_addrsym(&v, a[i].addr, name, sizeof(name), &start, &size);
 
+		for (size_t j = 0; j < 6; j++)
+			if (tab[j].off <= off && tab[j].off > tab[w].off)
+				w = j;
+		for (size_t j = w + 1; j < 6 && !wsize; j++)
+			wsize = tab[j].off - tab[w].off;
+		CHECK(ok && !strcmp(name, tab[w].name) && start == base + tab[w].off && size == wsize,
+		      "0x%" PRIx64 ": %s+%" PRIu64 " (%d), want %s (size %" PRIu64 ")", a[i].addr,
+		      name, size, ok, tab[w].name, wsize);
 		CHECK(ok == a[i].found && (!ok || (!strcmp(name, a[i].name) && start == a[i].start &&
 						    size == a[i].size)),
 		      "0x%" PRIx64 ": one by one %s (%d), in one pass %s (%d)", a[i].addr,
 		      ok ? name : "-", ok, a[i].found ? a[i].name : "-", a[i].found);
+	}
+	{	/* below the first symbol: none */
+		char name[128];
+		uint64_t start, size;
+
+		CHECK(!kmp_vmlinux_addrsym(&v, base - 1, name, sizeof(name), &start, &size),
+		      "below _text: %s", name);
 	}
 	kmp_vmlinux_close(&v);
 	end();

@@ -56,18 +56,15 @@ bool kmp_vmcoreinfo_symbol(const char *vmcoreinfo, const char *name, uint64_t *a
 void kmp_kallsyms_free(struct kmp_kallsyms *ks)
 {
 	free(ks->byname);
-	free(ks->syms);
-	free(ks->str);
+	free(ks->hash);
+	free(ks->addr);
+	free(ks->pos);
+	free(ks->ntok);
+	free(ks->info);
+	free(ks->names);
+	free(ks->ttab);
+	free(ks->tok);
 	memset(ks, 0, sizeof(*ks));
-}
-
-static int cmp_addr(const void *a, const void *b)
-{
-	const Elf64_Sym *x = a, *y = b;
-
-	if (x->st_value != y->st_value)
-		return x->st_value < y->st_value ? -1 : 1;
-	return x->st_name < y->st_name ? -1 : x->st_name > y->st_name;
 }
 
 /* The kernel's type letter as an ELF type and binding. */
@@ -83,115 +80,162 @@ static unsigned char sym_info(char type)
 	return ELF64_ST_INFO(bind, STT_NOTYPE);
 }
 
-/* Tokens up to this long are copied as one block of this size. */
-#define TOKEN_SLOT 16
+/*
+ * A name's hash is polynomial, h = h * B + c for each character c, so a
+ * token's part can be taken whole: h * B^len(token) + hash(token).  Each
+ * token's hash and B^len are computed once, with and without its first
+ * character (the type letter, which is not part of the name); a name is
+ * then hashed a token at a time, a query one character at a time, alike.
+ */
+#define HASH_B 0x100000001b3ull
 
 /*
  * The 256 tokens, each checked once: a NUL within the table, printable
- * characters only; len[c] is 0 for a token that is not.  Short tokens are
- * also kept in slot[c], padded to TOKEN_SLOT bytes.
+ * characters only; len[c] is 0 for a token that is not.
  */
-struct tokens {
+struct kmp_kallsyms_tokens {
 	uint16_t len[256];
-	char slot[256][TOKEN_SLOT];
+	uint32_t at[256];	/* in the kept token table */
+	uint64_t hv[256], pw[256];	/* the token's hash and B^len */
+	uint64_t hv1[256], pw1[256];	/* ... without its first character */
 };
 
-static void check_tokens(const struct kmp_kallsyms_raw *r, struct tokens *t)
+static void check_tokens(const char *table, size_t tlen, const uint16_t *index,
+			 struct kmp_kallsyms_tokens *t)
 {
 	memset(t, 0, sizeof(*t));
 	for (int c = 0; c < 256; c++) {
-		size_t at = r->token_index[c], n = 0;
+		size_t at = index[c], n = 0;
 
-		if (at >= r->token_len)
+		if (at >= tlen)
 			continue;
-		while (at + n < r->token_len && r->token_table[at + n] >= 0x21 &&
-		       r->token_table[at + n] <= 0x7e && n < KMP_KALLSYMS_NAME_MAX)
+		while (at + n < tlen && table[at + n] >= 0x21 && table[at + n] <= 0x7e &&
+		       n < KMP_KALLSYMS_NAME_MAX)
 			n++;
-		if (at + n >= r->token_len || r->token_table[at + n])
+		if (at + n >= tlen || table[at + n])
 			continue;
 		t->len[c] = (uint16_t)n;
-		memcpy(t->slot[c], r->token_table + at, n < TOKEN_SLOT ? n : TOKEN_SLOT);
+		t->at[c] = (uint32_t)at;
+		t->pw[c] = t->pw1[c] = 1;
+		for (size_t k = 0; k < n; k++) {
+			unsigned char ch = (unsigned char)table[at + k];
+
+			t->hv[c] = t->hv[c] * HASH_B + ch;
+			t->pw[c] *= HASH_B;
+			if (k) {
+				t->hv1[c] = t->hv1[c] * HASH_B + ch;
+				t->pw1[c] *= HASH_B;
+			}
+		}
 	}
 }
 
-/*
- * Expand @len tokens at @p into @out, which has room for
- * KMP_KALLSYMS_NAME_MAX + TOKEN_SLOT bytes (the type letter first); false
- * if a token is bad or the name too long.
- */
-static bool expand(const struct kmp_kallsyms_raw *r, const struct tokens *t, const uint8_t *p,
-		   size_t len, char *out, size_t *outlen)
+/* The table's 32 bits of a polynomial hash. */
+static uint32_t hash_mix(uint64_t h)
 {
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (uint32_t)h;
+}
+
+/* The hash of a name asked for. */
+static uint32_t query_hash(const char *q)
+{
+	uint64_t h = 0;
+
+	while (*q)
+		h = h * HASH_B + (unsigned char)*q++;
+	return hash_mix(h);
+}
+
+/*
+ * Symbol @i's name (without its type letter) into @out of @len bytes,
+ * cut short if it does not fit.  The tokens were checked when the table
+ * was decoded.
+ */
+void kmp_kallsyms_name(const struct kmp_kallsyms *ks, size_t i, char *out, size_t len)
+{
+	const uint8_t *p = ks->names + ks->pos[i];
 	size_t o = 0;
+	bool first = true;
 
-	for (size_t k = 0; k < len; k++) {
-		size_t n = t->len[p[k]];
+	if (!len)
+		return;
+	for (size_t k = 0; k < ks->ntok[i]; k++) {
+		const char *tk = ks->ttab + ks->tok->at[p[k]];
+		size_t n = ks->tok->len[p[k]];
 
-		if (!n || o + n >= KMP_KALLSYMS_NAME_MAX)
-			return false;
-		if (n <= TOKEN_SLOT)
-			memcpy(out + o, t->slot[p[k]], TOKEN_SLOT);	/* one block store */
-		else
-			memcpy(out + o, r->token_table + r->token_index[p[k]], n);
+		if (first) {	/* the type letter */
+			tk++;
+			n--;
+			first = false;
+		}
+		if (n > len - 1 - o)
+			n = len - 1 - o;
+		memcpy(out + o, tk, n);
 		o += n;
 	}
 	out[o] = '\0';
-	*outlen = o;
-	return o >= 2;	/* a type letter and at least one character of name */
+}
+
+/* The hash of symbol @i's name, from its tokens (no copy). */
+static uint32_t name_hash(const struct kmp_kallsyms *ks, size_t i)
+{
+	const uint8_t *p = ks->names + ks->pos[i];
+	const struct kmp_kallsyms_tokens *t = ks->tok;
+	uint64_t h = t->hv1[p[0]];
+
+	for (size_t k = 1; k < ks->ntok[i]; k++)
+		h = h * t->pw[p[k]] + t->hv[p[k]];
+	return hash_mix(h);
+}
+
+/* Is symbol @i's name @q?  (Most names differ in their first characters.) */
+static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
+{
+	const uint8_t *p = ks->names + ks->pos[i];
+
+	for (size_t k = 0; k < ks->ntok[i]; k++) {
+		const char *tk = ks->ttab + ks->tok->at[p[k]];
+		size_t n = ks->tok->len[p[k]];
+
+		for (size_t c = !k; c < n; c++)	/* (the first token's first: the type letter) */
+			if (*q++ != tk[c])
+				return false;
+	}
+	return !*q;
+}
+
+uint64_t kmp_kallsyms_size(const struct kmp_kallsyms *ks, size_t i)
+{
+	for (size_t j = i + 1; j < ks->n; j++)
+		if (ks->addr[j] != ks->addr[i])
+			return ks->addr[j] - ks->addr[i];
+	return 0;	/* the last address: no size */
 }
 
 static uint64_t sym_address(const struct kmp_kallsyms_raw *r, uint32_t i, bool abs_percpu)
 {
 	int32_t off = r->offsets[i];
 
-	if (!r->have_base)
+	if (!r->have_base)	/* 7.x: relative to its own slot */
 		return r->offsets_addr + 4 * (uint64_t)i + (uint64_t)(int64_t)off;
 	if (!abs_percpu)
 		return r->relative_base + (uint32_t)off;
 	return off >= 0 ? (uint64_t)off : r->relative_base - 1 - (uint64_t)(int64_t)off;
 }
 
-/* Room for @add more bytes of names; false when out of memory or past the bound. */
-static bool str_room(struct kmp_kallsyms *ks, size_t *cap, size_t add)
+/*
+ * An index slot: 0 free, else the symbol's number + 1 in the low 22 bits
+ * (KMP_KALLSYMS_MAX_SYMS is 2^21) and the top 10 bits of its hash above,
+ * which turn away most other names without looking at them.
+ */
+#define SLOT_IDX_BITS 22
+_Static_assert(KMP_KALLSYMS_MAX_SYMS < (1u << SLOT_IDX_BITS), "a symbol's number + 1 fits a slot");
+static uint32_t slot_tag(uint32_t h)
 {
-	char *s;
-
-	if (ks->strsize + add <= *cap)
-		return true;
-	if (*cap >= KMP_KALLSYMS_MAX_NAMES)
-		return false;
-	*cap = *cap ? 2 * *cap : 1 << 20;
-	if (!(s = realloc(ks->str, *cap)))
-		return false;
-	ks->str = s;
-	return true;
-}
-
-/* Sizes: the distance to the next higher address (the last symbol keeps none). */
-static void set_sizes(struct kmp_kallsyms *ks)
-{
-	bool sorted = true;
-
-	for (size_t i = 1; i < ks->n && sorted; i++)
-		sorted = cmp_addr(&ks->syms[i - 1], &ks->syms[i]) <= 0;
-	if (!sorted)	/* the kernel writes them in address order */
-		qsort(ks->syms, ks->n, sizeof(*ks->syms), cmp_addr);
-	for (size_t i = 0, j = 0; i < ks->n; i = j) {
-		for (j = i + 1; j < ks->n && ks->syms[j].st_value == ks->syms[i].st_value; j++)
-			;
-		for (size_t k = i; k < j && j < ks->n; k++)
-			ks->syms[k].st_size = ks->syms[j].st_value - ks->syms[i].st_value;
-	}
-}
-
-/* FNV-1a of a name. */
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return h >> SLOT_IDX_BITS;
 }
 
 void kmp_kallsyms_index(struct kmp_kallsyms *ks)
@@ -202,63 +246,136 @@ void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 		return;
 	while (cap < 2 * ks->n)
 		cap *= 2;
-	if (!(ks->byname = malloc(cap * sizeof(*ks->byname))))
+	if (!(ks->byname = calloc(cap, sizeof(*ks->byname))))
 		return;
-	memset(ks->byname, 0xff, cap * sizeof(*ks->byname));
 	ks->nbyname = cap;
 	for (size_t i = 0; i < ks->n; i++) {
-		size_t h = hash(ks->str + ks->syms[i].st_name) & (cap - 1);
+		uint32_t hv = ks->hash ? ks->hash[i] : name_hash(ks, i);
+		size_t h = hv & (cap - 1);
 
-		while (ks->byname[h] != UINT32_MAX)
+		while (ks->byname[h])
 			h = (h + 1) & (cap - 1);
-		ks->byname[h] = (uint32_t)i;
+		ks->byname[h] = slot_tag(hv) << SLOT_IDX_BITS | (uint32_t)(i + 1);
 	}
+	free(ks->hash);		/* the index has what the look-ups need of them */
+	ks->hash = NULL;
 }
 
-/* Is @s a better answer for a name than @best: global over local, then the lower address. */
-static bool better(const Elf64_Sym *s, const Elf64_Sym *best)
+/* Is @i a better answer for a name than @best: global over local, then the lower address. */
+static bool better(const struct kmp_kallsyms *ks, size_t i, size_t best)
 {
-	bool g = ELF64_ST_BIND(s->st_info) == STB_GLOBAL;
-	bool bg = ELF64_ST_BIND(best->st_info) == STB_GLOBAL;
+	bool g = ELF64_ST_BIND(ks->info[i]) == STB_GLOBAL;
+	bool bg = ELF64_ST_BIND(ks->info[best]) == STB_GLOBAL;
 
-	return g != bg ? g : s->st_value < best->st_value;
+	return g != bg ? g : ks->addr[i] < ks->addr[best];
 }
 
 void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n)
 {
 	for (size_t q = 0; q < n; q++) {
-		const Elf64_Sym *best = NULL;
+		size_t best = SIZE_MAX;
 
 		if (ks->byname) {
-			for (size_t h = hash(syms[q].name) & (ks->nbyname - 1);
-			     ks->byname[h] != UINT32_MAX; h = (h + 1) & (ks->nbyname - 1)) {
-				const Elf64_Sym *s = &ks->syms[ks->byname[h]];
+			uint32_t hv = query_hash(syms[q].name);
 
-				if (!strcmp(ks->str + s->st_name, syms[q].name) && (!best || better(s, best)))
-					best = s;
+			for (size_t h = hv & (ks->nbyname - 1); ks->byname[h];
+			     h = (h + 1) & (ks->nbyname - 1)) {
+				uint32_t e = ks->byname[h];
+				size_t i = (e & ((1u << SLOT_IDX_BITS) - 1)) - 1;
+
+				if (e >> SLOT_IDX_BITS == slot_tag(hv) && name_is(ks, i, syms[q].name) &&
+				    (best == SIZE_MAX || better(ks, i, best)))
+					best = i;
 			}
 		} else {
-			for (size_t i = 0; i < ks->n; i++) {
-				const Elf64_Sym *s = &ks->syms[i];
+			uint32_t hv = query_hash(syms[q].name);
 
-				if (!strcmp(ks->str + s->st_name, syms[q].name) && (!best || better(s, best)))
-					best = s;
-			}
+			for (size_t i = 0; i < ks->n; i++)
+				if ((ks->hash ? ks->hash[i] : name_hash(ks, i)) == hv &&
+				    name_is(ks, i, syms[q].name) && (best == SIZE_MAX || better(ks, i, best)))
+					best = i;
 		}
-		syms[q].found = best != NULL;
-		if (best) {
-			syms[q].addr = best->st_value;
-			syms[q].size = best->st_size;
+		syms[q].found = best != SIZE_MAX;
+		if (syms[q].found) {
+			syms[q].addr = ks->addr[best];
+			syms[q].size = kmp_kallsyms_size(ks, best);
 		}
 	}
+}
+
+bool kmp_kallsyms_addrsym(const struct kmp_kallsyms *ks, uint64_t addr, char *name, size_t len,
+			  uint64_t *start, uint64_t *size)
+{
+	size_t lo = 0, hi = ks->n;
+
+	while (lo < hi) {	/* the first symbol above @addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->addr[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	lo--;
+	while (lo && ks->addr[lo - 1] == ks->addr[lo])
+		lo--;	/* the first of those at that address, as a pass in table order finds */
+	kmp_kallsyms_name(ks, lo, name, len);
+	*start = ks->addr[lo];
+	*size = kmp_kallsyms_size(ks, lo);
+	return name[0] != '\0';
+}
+
+struct ent {
+	uint64_t addr;
+	uint32_t pos, seq;	/* seq: its place in the table, the order among equals */
+	uint32_t hash;
+	uint16_t ntok;
+	unsigned char info;
+};
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort the table by address (the kernel writes it so; a damaged one may not be). */
+static bool sort_by_address(struct kmp_kallsyms *ks)
+{
+	struct ent *e;
+	bool sorted = true;
+
+	for (size_t i = 1; i < ks->n && sorted; i++)
+		sorted = ks->addr[i - 1] <= ks->addr[i];
+	if (sorted)
+		return true;
+	if (!(e = malloc(ks->n * sizeof(*e))))
+		return false;
+	for (size_t i = 0; i < ks->n; i++)
+		e[i] = (struct ent){ .addr = ks->addr[i], .pos = ks->pos[i], .seq = (uint32_t)i,
+				     .hash = ks->hash[i], .ntok = ks->ntok[i], .info = ks->info[i] };
+	qsort(e, ks->n, sizeof(*e), cmp_ent);
+	for (size_t i = 0; i < ks->n; i++) {
+		ks->addr[i] = e[i].addr;
+		ks->pos[i] = e[i].pos;
+		ks->ntok[i] = e[i].ntok;
+		ks->info[i] = e[i].info;
+		ks->hash[i] = e[i].hash;
+	}
+	free(e);
+	return true;
 }
 
 bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw *r,
 			 uint64_t kaslr, struct kmp_err *err)
 {
-	size_t pos = 0, cap = 0;
+	size_t pos = 0;
 	bool abs_percpu = false;
-	struct tokens tok;
 
 	memset(ks, 0, sizeof(*ks));
 	if (!r->num || r->num > KMP_KALLSYMS_MAX_SYMS) {
@@ -268,18 +385,22 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 	}
 	for (uint32_t i = 0; r->have_base && i < r->num; i++)
 		abs_percpu |= r->offsets[i] < 0;
-	check_tokens(r, &tok);
 	ks->relative_base = r->have_base;
 	ks->abs_percpu = abs_percpu;
-	if (!(ks->syms = calloc(r->num, sizeof(*ks->syms))) || !str_room(ks, &cap, 1)) {
+	if (!(ks->addr = malloc(r->num * sizeof(*ks->addr))) ||
+	    !(ks->pos = malloc(r->num * sizeof(*ks->pos))) ||
+	    !(ks->ntok = malloc(r->num * sizeof(*ks->ntok))) ||
+	    !(ks->info = malloc(r->num)) || !(ks->hash = malloc(r->num * sizeof(*ks->hash))) ||
+	    !(ks->tok = malloc(sizeof(*ks->tok))) ||
+	    !(ks->ttab = malloc(r->token_len ? r->token_len : 1))) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol table");
 		goto fail;
 	}
-	ks->str[ks->strsize++] = '\0';
+	memcpy(ks->ttab, r->token_table, r->token_len);
+	check_tokens(ks->ttab, r->token_len, r->token_index, ks->tok);
 	for (uint32_t i = 0; i < r->num; i++) {
-		size_t len, nlen;
-		uint64_t addr;
-		char *name;
+		size_t len, nlen = 0;
+		uint64_t addr, hv;
 
 		if (pos >= r->names_len)
 			goto bad;
@@ -289,28 +410,44 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 				goto bad;
 			len = (len & 0x7f) | (size_t)r->names[pos++] << 7;
 		}
-		if (!str_room(ks, &cap, KMP_KALLSYMS_NAME_MAX + TOKEN_SLOT)) {
-			kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol names");
-			goto fail;
-		}
-		/* Expanded in place: the type letter, then the name and its NUL. */
-		name = ks->str + ks->strsize - 1;
-		if (!len || len > r->names_len - pos || !expand(r, &tok, r->names + pos, len, name, &nlen))
+		if (!len || len > r->names_len - pos || pos > UINT32_MAX)
 			goto bad;
-		pos += len;
-		addr = sym_address(r, i, abs_percpu);
-		if (addr < kaslr || (abs_percpu && r->offsets[i] >= 0)) {
-			name[0] = '\0';	/* a per-CPU offset, not an address */
-			continue;
+		/* Every token good, the whole not too long: a printable name. */
+		hv = ks->tok->hv1[r->names[pos]];
+		for (size_t k = 0; k < len; k++) {
+			uint8_t c = r->names[pos + k];
+			size_t n = ks->tok->len[c];
+
+			if (!n || (nlen += n) >= KMP_KALLSYMS_NAME_MAX)
+				goto bad;
+			if (k)
+				hv = hv * ks->tok->pw[c] + ks->tok->hv[c];
 		}
-		ks->syms[ks->n] = (Elf64_Sym){ .st_name = (Elf64_Word)ks->strsize,
-					       .st_info = sym_info(name[0]), .st_shndx = 1,
-					       .st_value = addr - kaslr };
-		name[0] = '\0';	/* the previous name's NUL again */
-		ks->strsize += nlen;	/* the name and its NUL (the letter's place was the NUL) */
-		ks->n++;
+		if (nlen < 2)	/* a type letter and at least one character of name */
+			goto bad;
+		addr = sym_address(r, i, abs_percpu);
+		if (addr >= kaslr && !(abs_percpu && r->offsets[i] >= 0)) {
+			/* an address, not a per-CPU offset */
+			ks->addr[ks->n] = addr - kaslr;
+			ks->pos[ks->n] = (uint32_t)pos;
+			ks->ntok[ks->n] = (uint16_t)len;
+			ks->info[ks->n] = sym_info(ks->ttab[ks->tok->at[r->names[pos]]]);
+			ks->hash[ks->n] = hash_mix(hv);
+			ks->n++;
+		}
+		pos += len;
 	}
-	set_sizes(ks);
+	/* The names, kept compressed: what the entries use, not the rest of the chunk read. */
+	if (!(ks->names = malloc(pos))) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol names");
+		goto fail;
+	}
+	memcpy(ks->names, r->names, pos);
+	ks->names_len = pos;
+	if (!sort_by_address(ks)) {
+		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol table");
+		goto fail;
+	}
 	return true;
 bad:
 	kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's symbol table (kallsyms) is damaged: entry %zu "

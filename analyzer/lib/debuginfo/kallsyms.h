@@ -4,12 +4,13 @@
  * memory at the addresses VMCOREINFO gives since Linux 6.0
  * (SYMBOL(kallsyms_names), kallsyms_num_syms, kallsyms_token_table,
  * kallsyms_token_index, kallsyms_offsets and, to 6.x,
- * kallsyms_relative_base).  The decoded table is handed out as an ELF
- * symbol table (Elf64_Sym + string table) of link-time addresses, so the
- * look-ups by name and by address of vmlinux.c and vmsyms.c work on it
- * unchanged.  kallsyms has no sizes: a symbol's size is the distance to
- * the next higher address (as the kernel's own kallsyms_lookup_size_offset()
- * answers), its type the kernel's type letter (t/T: a function).
+ * kallsyms_relative_base).  The table is kept as the kernel keeps it:
+ * names compressed (a name is expanded when it is asked for, and hashed
+ * and compared token by token), beside each symbol's link-time address,
+ * in address order.  kallsyms has no sizes: a symbol's size is the
+ * distance to the next higher address (as the kernel's own
+ * kallsyms_lookup_size_offset() answers), its type the kernel's type
+ * letter (t/T: a function), as an ELF type and binding.
  */
 #ifndef KMP_KALLSYMS_H
 #define KMP_KALLSYMS_H
@@ -27,12 +28,20 @@
 #define KMP_KALLSYMS_MAX_NAMES (64u << 20)		/* compressed names, bytes */
 #define KMP_KALLSYMS_NAME_MAX 512			/* KSYM_NAME_LEN is 512 since 6.1 */
 
+struct kmp_kallsyms_tokens;
+
 struct kmp_kallsyms {
-	Elf64_Sym *syms;	/* sorted by address */
-	size_t n;
-	char *str;		/* str[0] == '\0'; each name NUL-terminated */
-	size_t strsize;
-	uint32_t *byname;	/* open-addressed index of syms by name hash, UINT32_MAX: free */
+	size_t n;		/* symbols (per-CPU offsets left out) */
+	uint64_t *addr;		/* link-time addresses, ascending */
+	uint32_t *pos;		/* each one's tokens in @names */
+	uint16_t *ntok;		/* ... and their number */
+	unsigned char *info;	/* ELF type and binding, from the type letter */
+	uint32_t *hash;		/* each name's hash, until the index by name is built */
+	uint8_t *names;		/* kallsyms_names as far as the entries go */
+	size_t names_len;
+	char *ttab;		/* kallsyms_token_table */
+	struct kmp_kallsyms_tokens *tok;	/* each token's place and length, checked */
+	uint32_t *byname;	/* open-addressed index by name hash (kallsyms.c), 0: free */
 	size_t nbyname;		/* a power of two, at least 2 * n */
 	bool relative_base;	/* 6.x: offsets from kallsyms_relative_base */
 	bool abs_percpu;	/* ... with per-CPU symbols as absolute values */
@@ -55,6 +64,18 @@ bool kmp_vmcoreinfo_symbol(const char *vmcoreinfo, const char *name, uint64_t *a
 bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char *vmcoreinfo,
 		       uint64_t kaslr, struct kmp_err *err);
 void kmp_kallsyms_free(struct kmp_kallsyms *ks);
+
+/* Symbol @i's name, without its type letter, into @out (cut to @len - 1 characters). */
+void kmp_kallsyms_name(const struct kmp_kallsyms *ks, size_t i, char *out, size_t len);
+/* Symbol @i's size: the distance to the next higher address, 0 for the last. */
+uint64_t kmp_kallsyms_size(const struct kmp_kallsyms *ks, size_t i);
+/*
+ * The symbol at or below link-time @addr (the first in table order of
+ * those at the highest such address): its name into @name, its start and
+ * size.  False when none is.
+ */
+bool kmp_kallsyms_addrsym(const struct kmp_kallsyms *ks, uint64_t addr, char *name, size_t len,
+			  uint64_t *start, uint64_t *size);
 
 /*
  * Find each of @syms by name: a global symbol of that name, else the

@@ -184,10 +184,8 @@ bool kmp_vmlinux_symtab(struct kmp_vmlinux *v, struct kmp_symtab *t)
 	Elf_Data *data, *str;
 
 	memset(t, 0, sizeof(*t));
-	if (v->ks) {		/* no file: the kernel's kallsyms (vmdump.c) */
-		*t = (struct kmp_symtab){ v->ks->syms, v->ks->n, v->ks->str, v->ks->strsize };
-		return v->ks->strsize > 0;
-	}
+	if (v->ks)		/* no file: the kernel's kallsyms (vmdump.c), asked its own way */
+		return false;
 	if (!symtab_headers(v, &scn, &sh, &strscn, &strsh) ||
 	    !(data = elf_rawdata(scn, NULL)) || !data->d_buf || data->d_size < sh.sh_size ||
 	    (uintptr_t)data->d_buf % _Alignof(Elf64_Sym) ||	/* a damaged sh_offset */

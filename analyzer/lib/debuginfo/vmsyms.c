@@ -17,13 +17,15 @@ static bool better(const Elf64_Sym *a, const Elf64_Sym *b)
 	       (a->st_value == b->st_value && a->st_size > b->st_size);
 }
 
-bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, const char **name,
+bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, char *name, size_t len,
 			 uint64_t *start, uint64_t *size)
 {
 	/* Symbols with a size that covers @addr win over those without one. */
 	const Elf64_Sym *sized = NULL, *unsized = NULL, *best;
 	struct kmp_symtab t;
 
+	if (v->ks)	/* kallsyms: in address order, a binary search */
+		return kmp_kallsyms_addrsym(v->ks, addr, name, len, start, size);
 	if (!kmp_vmlinux_symtab(v, &t))
 		return false;
 	for (size_t k = 0; k < t.n; k++) {
@@ -44,10 +46,10 @@ bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, const char **name
 	best = sized ? sized : unsized;
 	if (!best)
 		return false;
-	*name = kmp_symtab_name(&t, best);
+	snprintf(name, len, "%s", kmp_symtab_name(&t, best));
 	*start = best->st_value;
 	*size = best->st_size;
-	return **name;
+	return *name;
 }
 
 struct local_obj {
@@ -218,19 +220,29 @@ bool kmp_vmlinux_is_func(struct kmp_vmlinux *v, struct kmp_funcs **idx, uint64_t
 	size_t lo = 0, hi;
 
 	if (!f) {
-		struct kmp_symtab t;
+		struct kmp_symtab t = { 0 };
+		size_t n;
 
-		if (!kmp_vmlinux_symtab(v, &t) || !(f = calloc(1, sizeof(*f))))
+		if (v->ks)
+			n = v->ks->n;
+		else if (kmp_vmlinux_symtab(v, &t))
+			n = t.n;
+		else
 			return false;
-		f->start = malloc((t.n ? t.n : 1) * sizeof(*f->start));
+		if (!(f = calloc(1, sizeof(*f))))
+			return false;
+		f->start = malloc((n ? n : 1) * sizeof(*f->start));
 		if (!f->start) {
 			free(f);
 			return false;
 		}
-		for (size_t k = 0; k < t.n; k++)
-			if (ELF64_ST_TYPE(t.syms[k].st_info) == STT_FUNC &&
-			    t.syms[k].st_shndx != SHN_UNDEF)
+		for (size_t k = 0; k < n; k++) {
+			if (v->ks && ELF64_ST_TYPE(v->ks->info[k]) == STT_FUNC)
+				f->start[f->n++] = v->ks->addr[k];
+			else if (!v->ks && ELF64_ST_TYPE(t.syms[k].st_info) == STT_FUNC &&
+				 t.syms[k].st_shndx != SHN_UNDEF)
 				f->start[f->n++] = t.syms[k].st_value;
+		}
 		qsort(f->start, f->n, sizeof(*f->start), cmp_u64);
 		*idx = f;
 	}
@@ -304,18 +316,12 @@ static void consider(const Elf64_Sym *sym, const struct kmp_addrsym *a, size_t n
 	}
 }
 
-/* Name at @off of the string table (file or kallsyms) into @out. */
-static void name_at(struct kmp_vmlinux *v, const struct kmp_symfile *f, uint64_t off, char *out,
-		    size_t len)
+/* Name at @off of the file's string table into @out. */
+static void name_at(const struct kmp_symfile *f, uint64_t off, char *out, size_t len)
 {
 	ssize_t r;
 
 	out[0] = '\0';
-	if (v->ks) {
-		if (off < v->ks->strsize)
-			snprintf(out, len, "%s", v->ks->str + off);
-		return;
-	}
 	if (off >= f->strsize)
 		return;
 	r = pread(f->fd, out, len - 1, (off_t)(f->stroff + off));
@@ -332,9 +338,12 @@ void kmp_vmlinux_addrsyms(struct kmp_vmlinux *v, struct kmp_addrsym *a, size_t n
 		a[i].found = false;
 	if (!b || !n)
 		goto out;
-	if (v->ks) {
-		for (size_t k = 0; k < v->ks->n; k++)
-			consider(&v->ks->syms[k], a, n, b);
+	if (v->ks) {	/* in address order: a binary search each */
+		for (size_t i = 0; i < n; i++)
+			a[i].found = kmp_kallsyms_addrsym(v->ks, a[i].addr, a[i].name,
+							  sizeof(a[i].name), &a[i].start,
+							  &a[i].size);
+		goto out;
 	} else if (kmp_vmlinux_symfile(v, &f)) {
 		for (uint64_t k = 0; k < f.nsyms;) {
 			uint64_t m = f.nsyms - k < 2730 ? f.nsyms - k : 2730;
@@ -355,7 +364,7 @@ void kmp_vmlinux_addrsyms(struct kmp_vmlinux *v, struct kmp_addrsym *a, size_t n
 
 		if (!s)
 			continue;
-		name_at(v, &f, s->st_name, a[i].name, sizeof(a[i].name));
+		name_at(&f, s->st_name, a[i].name, sizeof(a[i].name));
 		a[i].start = s->st_value;
 		a[i].size = s->st_size;
 		a[i].found = a[i].name[0] != '\0';

@@ -8,9 +8,9 @@
 /*
  * The function or object symbol of vmlinux that covers link-time address
  * @addr (the nearest one at or below it, within its size when it has
- * one).  @name points into the ELF string table (valid while @v is open).
+ * one), its name into @name of @len bytes.
  */
-bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, const char **name,
+bool kmp_vmlinux_addrsym(struct kmp_vmlinux *v, uint64_t addr, char *name, size_t len,
 			 uint64_t *start, uint64_t *size);
 
 /* One answer of kmp_vmlinux_addrsyms(). */
@@ -24,8 +24,8 @@ struct kmp_addrsym {
 /*
  * kmp_vmlinux_addrsym() for @n addresses at once, @a sorted by addr, in
  * one pass over the symbols: of a vmlinux, .symtab read through a buffer
- * (its pages are not mapped in, as a pass per address would); else the
- * kallsyms table.  The same answers, a pass instead of one per address.
+ * (its pages are not mapped in, as a pass per address would); kallsyms,
+ * in address order already, by a binary search each.  The same answers.
  */
 void kmp_vmlinux_addrsyms(struct kmp_vmlinux *v, struct kmp_addrsym *a, size_t n);
 

@@ -336,18 +336,46 @@ static bool decode(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, u
 	       LIBDEFLATE_SUCCESS;
 }
 
+/* The set of @pfn among the kept pages. */
+static unsigned int set_of(uint64_t pfn)
+{
+	return (unsigned int)((pfn * 0x9e3779b97f4a7c15ULL) >> 57) % SETS;
+}
+
+/* The slot that holds @pfn, or SETS * WAYS. */
+static unsigned int kept_slot(const struct kmp_ddreader *r, uint64_t pfn)
+{
+	unsigned int set = set_of(pfn);
+
+	for (unsigned int w = 0; w < WAYS; w++) {
+		unsigned int s = set * WAYS + w;
+
+		if (r->kept_ok[s] && r->kept_pfn[s] == pfn)
+			return s;
+	}
+	return SETS * WAYS;
+}
+
+bool kmp_ddreader_page_into(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
+			    uint64_t pfn, unsigned char *out)
+{
+	size_t ps = r->d->page_size;
+	unsigned int s = kept_slot(r, pfn);
+
+	if (s < SETS * WAYS) {
+		memcpy(out, r->kept + (size_t)r->at[s] * ps, ps);
+		return true;
+	}
+	return decode(r, rd, arg, fd, pfn, out);
+}
+
 const unsigned char *kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
 				       uint64_t pfn)
 {
 	size_t ps = r->d->page_size;
-	unsigned int set = (unsigned int)((pfn * 0x9e3779b97f4a7c15ULL) >> 57) % SETS, s, w;
+	unsigned int set = set_of(pfn), s = kept_slot(r, pfn);
 
-	for (w = 0; w < WAYS; w++) {
-		s = set * WAYS + w;
-		if (r->kept_ok[s] && r->kept_pfn[s] == pfn)
-			break;
-	}
-	if (w == WAYS) {
+	if (s == SETS * WAYS) {
 		s = set * WAYS + r->next[set];
 		r->next[set] = (uint8_t)((r->next[set] + 1) % WAYS);
 		if (!r->has[s]) {

@@ -77,5 +77,13 @@ void kmp_ddreader_free(struct kmp_ddreader *r);
  */
 const unsigned char *kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
 				       uint64_t pfn);
+/*
+ * The same page into @out, for a read that wants it whole (the kernel's
+ * BTF, its symbol tables): from the reader's pages when it holds it, else
+ * decoded straight into @out without taking one of them (a large read
+ * would only evict the pages a walk reads again).  False as NULL above.
+ */
+bool kmp_ddreader_page_into(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
+			    uint64_t pfn, unsigned char *out);
 
 #endif

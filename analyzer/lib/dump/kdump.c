@@ -328,6 +328,9 @@ static enum dd_result dd_read(struct kdump *k, uint64_t addr, unsigned char *out
 		return DD_OTHER;
 	if (!kmp_diskdump_index(k->dd, paddr / ps, &idx))
 		return DD_ABSENT;
+	if (n == ps)	/* a whole page of a large read: straight into @out */
+		return kmp_ddreader_page_into(k->ddr, dd_pread, k, k->fd, paddr / ps, out) ?
+		       DD_OK : DD_OTHER;
 	if (!(p = kmp_ddreader_page(k->ddr, dd_pread, k, k->fd, paddr / ps)))
 		return DD_OTHER;
 	memcpy(out, p + (addr - page), n);

@@ -268,7 +268,7 @@ bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, 
 {
 	const struct kmp_module *m;
 	const struct kmp_addrsym *c;
-	const char *name;
+	char name[KMP_SYMNAME_MAX];
 	uint64_t start, size;
 	char mname[128];
 
@@ -276,9 +276,10 @@ bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, 
 		if ((c = cached(k, addr - k->kaslr))) {
 			if (!c->found)
 				return false;
-			name = c->name;
+			snprintf(name, sizeof(name), "%s", c->name);
 			start = c->start;
-		} else if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &name, &start, &size)) {
+		} else if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, name, sizeof(name), &start,
+						&size)) {
 			return false;
 		}
 		if (addr - k->kaslr == start)

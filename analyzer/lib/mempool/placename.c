@@ -269,7 +269,7 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 {
 	const struct kmp_kernel *k = nm->k;
 	const struct kmp_module *m;
-	const char *sym;
+	char sym[KMP_SYMNAME_MAX];
 	uint64_t start, size;
 	char mname[128];
 
@@ -278,7 +278,7 @@ static bool locate_global(struct kmp_naming *nm, uint64_t addr, const char *stop
 
 	pl->mod[0] = '\0';
 	if (kmp_kernel_in_image(k, addr)) {
-		if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &sym, &start, &size))
+		if (!kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, sym, sizeof(sym), &start, &size))
 			return false;
 		place_at(kmp_vmlinux_variable_type(k->vml, &nm->varindex, sym, start, &type) ?
 			 &type : NULL, size, sym, addr - k->kaslr - start, stop_at, pl);
@@ -447,17 +447,18 @@ static void btf_place(struct kmp_naming *nm, uint64_t addr, struct place *pl)
 	const struct kmp_kernel *k = nm->k;
 	const struct kmp_module *m;
 	const struct kmp_btf *mb;
-	const char *sym;
+	char sym[KMP_SYMNAME_MAX];
 	uint64_t start, size;
 	char path[256], mname[128];
 
 	if (!k->vml->btf || pl->typed || !strstr(pl->expr, "+0x"))
 		return;
 	if (!pl->mod[0]) {
-		if (kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, &sym, &start, &size) &&
+		if (kmp_vmlinux_addrsym(k->vml, addr - k->kaslr, sym, sizeof(sym), &start, &size) &&
 		    kmp_btf_pool_member(k->vml->btf, size, addr - k->kaslr - start, pool_struct(k),
 					false, path, sizeof(path)))
-			snprintf(pl->expr, sizeof(pl->expr), "%s%s", sym, path);
+			if (snprintf(pl->expr, sizeof(pl->expr), "%s%s", sym, path) < 0)
+				pl->expr[0] = '\0';	/* (cut where it is too long) */
 		return;
 	}
 	if ((m = kmp_module_at(&k->mods, addr)) && (mb = module_btf(nm, m)) &&
