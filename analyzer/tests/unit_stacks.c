@@ -1123,6 +1123,44 @@ static void test_kcore_clone(void)
 	end();
 }
 
+/*
+ * The kernel data a search reads: __ro_after_init, .data, .bss, without
+ * the bss padding an AMD_MEM_ENCRYPT kernel gives back to the page
+ * allocator at boot (its pages then hold any object: a pointer found there
+ * named a slab object's pools "(*__start_bss_decrypted_unused+0x1a5000)+0x180"
+ * on Debian's 6.1).
+ */
+static void test_data_ranges(void)
+{
+	struct kmp_kernel k = { .ro_after_init = 0x1000, .ro_after_init_end = 0x2000,
+				.sdata = 0x10000, .edata = 0x20000, .sbss = 0x40000, .ebss = 0x80000 };
+	struct kmp_range r[KMP_DATA_RANGES];
+	size_t n;
+
+	begin("kernel data: the bss without what the kernel freed (__start_bss_decrypted_unused)");
+	n = kmp_kernel_data_ranges(&k, r);
+	CHECK(n == 3 && r[2].lo == 0x40000 && r[2].hi == 0x80000, "no freed part: %zu ranges", n);
+	k.bss_freed = 0x60000;
+	k.bss_freed_end = 0x80000;	/* at the bss's end, as x86's linker script puts it */
+	n = kmp_kernel_data_ranges(&k, r);
+	CHECK(n == 3 && r[0].lo == 0x1000 && r[1].lo == 0x10000 && r[2].lo == 0x40000 &&
+	      r[2].hi == 0x60000, "freed at the end: %zu ranges, bss to 0x%" PRIx64, n,
+	      n == 3 ? r[2].hi : 0);
+	k.bss_freed_end = 0x70000;	/* in the middle: two pieces */
+	n = kmp_kernel_data_ranges(&k, r);
+	CHECK(n == 4 && r[2].hi == 0x60000 && r[3].lo == 0x70000 && r[3].hi == 0x80000,
+	      "freed in the middle: %zu ranges", n);
+	k.bss_freed = 0x40000;
+	k.bss_freed_end = 0x80000;	/* all of it */
+	n = kmp_kernel_data_ranges(&k, r);
+	CHECK(n == 2, "all freed: %zu ranges", n);
+	k.bss_freed = 0x90000;
+	k.bss_freed_end = 0xa0000;	/* outside the bss: ignored */
+	n = kmp_kernel_data_ranges(&k, r);
+	CHECK(n == 3 && r[2].lo == 0x40000 && r[2].hi == 0x80000, "outside: %zu ranges", n);
+	end();
+}
+
 int main(int argc, char **argv)
 {
 	struct kmp_vmlinux *v = &V;
@@ -1148,6 +1186,7 @@ int main(int argc, char **argv)
 	CHECK(L.have_stacks && L.wqe_func.ok && L.alloc.ok && L.free.ok && L.pool_data.ok,
 	      "have_stacks %d", L.have_stacks);
 	end();
+	test_data_ranges();
 	test_search("stack search: waiters, threads (thread_group), decoys, unqueued and bad heads");
 	/*
 	 * 6.7 on: the same world with threads on signal->thread_head through

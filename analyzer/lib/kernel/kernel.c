@@ -14,7 +14,7 @@ enum {
 	K_AUTOREMOVE, K_INIT_STACK, K_END_INIT_TASK, K_END_INIT_STACK, K_ALLOC_SLAB, K_FREE_SLAB, K_KMALLOC,
 	K_KFREE, K_ALLOC_PAGES, K_FREE_PAGES, K_MODULES, K_MODULE_CU, K_PAGE_OFFSET_BASE,
 	K_VMEMMAP_BASE, K_RO_AFTER_INIT, K_RO_AFTER_INIT_END, K_MAX_PFN, K_VMAP_AREA_LIST, K_VFREE,
-	K_VMAP_NODES, K_NR_VMAP_NODES, K_MEMPOOL_WAKE,
+	K_VMAP_NODES, K_NR_VMAP_NODES, K_MEMPOOL_WAKE, K_BSS_FREED, K_BSS_FREED_END,
 	/* the functions a waiter sleeps in, any of them (KMP_WAITFN_MAX) */
 	K_WAIT0, K_WAIT1, K_WAIT2, K_WAIT3, K_N
 };
@@ -35,6 +35,8 @@ static const char *const knames[K_N] = {
 	[K_RO_AFTER_INIT_END] = "__end_ro_after_init", [K_MAX_PFN] = "max_pfn",
 	[K_VMAP_AREA_LIST] = "vmap_area_list", [K_VFREE] = "vfree", [K_VMAP_NODES] = "vmap_nodes",
 	[K_NR_VMAP_NODES] = "nr_vmap_nodes",
+	/* AMD_MEM_ENCRYPT: bss padding the kernel frees at boot (mem_encrypt_free_decrypted_mem()) */
+	[K_BSS_FREED] = "__start_bss_decrypted_unused", [K_BSS_FREED_END] = "__end_bss_decrypted",
 	/* the functions a waiter sleeps in, any of them, by kernel generation */
 	[K_WAIT0] = "mempool_alloc",			/* to 6.9 */
 	[K_WAIT1] = "mempool_alloc_noprof",		/* 6.10 on: alloc_hooks() wraps it */
@@ -79,6 +81,10 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	k->edata = RT(K_EDATA);
 	k->sbss = RT(K_SBSS);
 	k->ebss = RT(K_EBSS);
+	if (RT(K_BSS_FREED) && RT(K_BSS_FREED_END) > RT(K_BSS_FREED)) {
+		k->bss_freed = RT(K_BSS_FREED);
+		k->bss_freed_end = RT(K_BSS_FREED_END);
+	}
 	k->init_task = RT(K_INIT_TASK);
 	k->autoremove_wake_function = RT(K_AUTOREMOVE);
 	k->mempool_wake_function = RT(K_MEMPOOL_WAKE);
@@ -306,4 +312,26 @@ bool kmp_kernel_symbolize(const struct kmp_kernel *k, uint64_t addr, char *out, 
 uint64_t kmp_kernel_wake(const struct kmp_kernel *k)
 {
 	return k->l->v6 ? k->mempool_wake_function : 0;
+}
+
+size_t kmp_kernel_data_ranges(const struct kmp_kernel *k, struct kmp_range *r)
+{
+	size_t n = 0;
+
+	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
+		r[n++] = (struct kmp_range){ k->ro_after_init, k->ro_after_init_end };
+	if (k->sdata && k->edata > k->sdata)
+		r[n++] = (struct kmp_range){ k->sdata, k->edata };
+	if (!k->sbss || k->ebss <= k->sbss)
+		return n;
+	if (!k->bss_freed || k->bss_freed_end <= k->sbss || k->bss_freed >= k->ebss) {
+		r[n++] = (struct kmp_range){ k->sbss, k->ebss };
+		return n;
+	}
+	/* The bss around what the kernel gave back to the page allocator. */
+	if (k->bss_freed > k->sbss)
+		r[n++] = (struct kmp_range){ k->sbss, k->bss_freed };
+	if (k->bss_freed_end < k->ebss)
+		r[n++] = (struct kmp_range){ k->bss_freed_end, k->ebss };
+	return n;
 }

@@ -33,6 +33,12 @@ struct kmp_kernel {
 	uint64_t stext, etext;			/* kernel text, runtime */
 	uint64_t sdata, edata;			/* _sdata.._edata, runtime */
 	uint64_t sbss, ebss;			/* __bss_start..__bss_stop */
+	/*
+	 * [__start_bss_decrypted_unused, __end_bss_decrypted) (CONFIG_AMD_MEM_ENCRYPT):
+	 * the end of the bss that the kernel frees at boot; its pages are then the
+	 * page allocator's, any object's.  0: none.
+	 */
+	uint64_t bss_freed, bss_freed_end;
 	uint64_t ro_after_init, ro_after_init_end;
 	uint64_t page_offset_base_sym, vmemmap_base_sym, max_pfn_sym;	/* the variables */
 	uint64_t init_task;
@@ -110,5 +116,18 @@ void kmp_kernel_symbolize_prepare(const struct kmp_kernel *k, const uint64_t *ad
  * queue entries (series v6), or 0: every entry on a pool's queue waits.
  */
 uint64_t kmp_kernel_wake(const struct kmp_kernel *k);
+
+/* A range of kernel memory [lo, hi). */
+struct kmp_range {
+	uint64_t lo, hi;
+};
+
+/*
+ * The kernel's own data, as it keeps it after boot, into @r (room for
+ * KMP_DATA_RANGES): __ro_after_init, .data, and .bss without what the
+ * kernel freed (bss_freed above).  Returns how many.
+ */
+#define KMP_DATA_RANGES 4
+size_t kmp_kernel_data_ranges(const struct kmp_kernel *k, struct kmp_range *r);
 
 #endif

@@ -547,7 +547,8 @@ void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n)
 {
 	const struct kmp_kernel *k = nm->k;
 	unsigned char *page = malloc(k->page_size);
-	size_t cap = 16;
+	struct kmp_range r[KMP_DATA_RANGES];
+	size_t cap = 16, nr;
 
 	while (cap < 4 * n + 16)
 		cap <<= 1;
@@ -575,12 +576,9 @@ void kmp_naming_prepare(struct kmp_naming *nm, const uint64_t *addrs, size_t n)
 	for (size_t i = 0; i < k->mods.n; i++)
 		find_pointers(nm, k->mods.v[i].data.start,
 			      k->mods.v[i].data.start + k->mods.v[i].data.size, page);
-	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
-		find_pointers(nm, k->ro_after_init, k->ro_after_init_end, page);
-	if (k->sdata && k->edata > k->sdata)
-		find_pointers(nm, k->sdata, k->edata, page);
-	if (k->sbss && k->ebss > k->sbss)
-		find_pointers(nm, k->sbss, k->ebss, page);
+	nr = kmp_kernel_data_ranges(k, r);
+	for (size_t i = 0; i < nr; i++)
+		find_pointers(nm, r[i].lo, r[i].hi, page);
 	free(page);
 }
 
@@ -592,7 +590,9 @@ static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr,
 			   const struct kmp_module *first)
 {
 	unsigned char *page = malloc(k->page_size);
+	struct kmp_range r[KMP_DATA_RANGES];
 	uint64_t at = 0;
+	size_t nr;
 
 	if (!page)
 		return 0;
@@ -606,12 +606,9 @@ static uint64_t pointer_to(const struct kmp_kernel *k, uint64_t addr,
 		if (m != first)
 			at = find_pointer(k, m->data.start, m->data.start + m->data.size, addr, page);
 	}
-	if (!at && k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
-		at = find_pointer(k, k->ro_after_init, k->ro_after_init_end, addr, page);
-	if (!at && k->sdata && k->edata > k->sdata)
-		at = find_pointer(k, k->sdata, k->edata, addr, page);
-	if (!at && k->sbss && k->ebss > k->sbss)
-		at = find_pointer(k, k->sbss, k->ebss, addr, page);
+	nr = kmp_kernel_data_ranges(k, r);
+	for (size_t i = 0; !at && i < nr; i++)
+		at = find_pointer(k, r[i].lo, r[i].hi, addr, page);
 	free(page);
 	return at;
 }

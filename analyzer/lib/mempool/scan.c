@@ -641,6 +641,8 @@ bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint6
 	      struct kmp_err *err)
 {
 	struct scanner s = { .k = k, .sl = sl, .mem = k->mem, .fn = fn, .arg = arg, .st = st };
+	struct kmp_range r[KMP_DATA_RANGES];
+	size_t nr;
 	struct kmp_err verr;
 	bool ok = true;
 
@@ -661,12 +663,9 @@ bool kmp_scan(const struct kmp_kernel *k, const struct kmp_slablayout *sl, uint6
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		return false;
 	}
-	if (k->ro_after_init && k->ro_after_init_end > k->ro_after_init)
-		scan_range(&s, k->ro_after_init, k->ro_after_init_end, KMP_IN_KERNEL);
-	if (k->sdata && k->edata > k->sdata)
-		scan_range(&s, k->sdata, k->edata, KMP_IN_KERNEL);
-	if (k->sbss && k->ebss > k->sbss)
-		scan_range(&s, k->sbss, k->ebss, KMP_IN_KERNEL);
+	nr = kmp_kernel_data_ranges(k, r);
+	for (size_t i = 0; i < nr; i++)
+		scan_range(&s, r[i].lo, r[i].hi, KMP_IN_KERNEL);
 	for (size_t i = 0; i < k->mods.n; i++)
 		scan_range(&s, k->mods.v[i].data.start,
 			   k->mods.v[i].data.start + k->mods.v[i].data.size, KMP_IN_MODULE);
