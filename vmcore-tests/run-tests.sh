@@ -80,7 +80,10 @@ fi
 step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
 # make install / uninstall into a staging DESTDIR (issue 11).
 step "install" bash "$ROOT/vmcore-tests/test-install.sh"
-step "series" bash "$ROOT/vmcore-tests/test-series.sh"
+# The series (patches apply, checkpatch, kernel-doc, a build after each;
+# mostly one CPU: perl and cached builds) beside the VM steps of the
+# patched kernel, which share nothing with it; its lines come at the end.
+bg_step series "series" bash "$ROOT/vmcore-tests/test-series.sh"
 if [ $built = 1 ]; then
 	step "rig" bash "$ROOT/vmcore-tests/test-rig.sh"
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
@@ -114,11 +117,17 @@ step "btf" bash "$ROOT/vmcore-tests/test-btf.sh" bookworm
 # private apt configuration and a trixie chroot (build/debian-trixie; the
 # other suites: make test-kernels), then its dumps from the dump alone.
 # Its VM mostly waits for the hang, so it runs beside the host-side steps
-# below, which read the bookworm dump and the kdump step's only; triage
-# and hosts, which read every suite's dump, wait for it.
+# below, which read the bookworm dump and the kdump step's only; triage,
+# which reads every suite's dump, waits for it.
+# Then, in the same lane, the hosts users run (issue 35): in a trixie and a
+# sid chroot, make deps, make analyzer and its unit tests, the .deb built,
+# installed with apt, and run on a stock dump with that release's libraries
+# (libkdumpfile 0.5.4, 0.5.6), the trixie step's dump among them.
 trixie_lane() {
-	step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie &&
+	if step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie; then
 		step "btf-trixie" bash "$ROOT/vmcore-tests/test-btf.sh" trixie
+	fi
+	step "hosts" bash "$ROOT/vmcore-tests/test-hosts.sh"
 }
 bg_lane trixie trixie_lane
 # debuginfod (issue 20): a real server indexing the stock rig's -dbg .deb, the stock dump without a vmlinux on disk.
@@ -132,11 +141,7 @@ step "top" bash "$ROOT/vmcore-tests/test-top.sh"
 bg_join trixie
 # kmempool triage (issue 20) over the kdump and stock tests' dumps, a truncated copy and crafted cores.
 step "triage" bash "$ROOT/vmcore-tests/test-triage.sh"
-# The hosts users run (issue 35): in a trixie and a sid chroot, make deps,
-# make analyzer and its unit tests, the .deb built, installed with apt, and
-# run on a stock dump with that release's libraries (libkdumpfile 0.5.4,
-# 0.5.6); after the trixie stock step, whose dump it reads.
-step "hosts" bash "$ROOT/vmcore-tests/test-hosts.sh"
+bg_join series
 # The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
 # debootstrap chroot (cached in build/deb-chroot), the report there
 # (started before the stock step).
