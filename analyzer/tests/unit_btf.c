@@ -118,6 +118,44 @@ static void test_kallsyms_relative(void)
 	}
 	kmp_kallsyms_free(&ks);
 	end();
+
+	begin("kallsyms: 20,000 symbols of one name at one address: no index (linear look-ups), "
+	      "the same answers, sizes by binary search");
+	{
+		static uint8_t names[2 * 20002];
+		static int32_t offs[20002];
+		static uint16_t tidx[256] = { 0, 7, 13 };	/* the rest: token 0 */
+		static const char ttab[] = "T_text\0tsame\0Tafter";
+
+		for (int i = 0; i < 20002; i++) {
+			names[2 * i] = 1;	/* one token */
+			names[2 * i + 1] = i == 0 ? 0 : i == 20001 ? 2 : 1;
+			offs[i] = i == 0 ? 0 : i == 20001 ? 0x180 : 0x100;
+		}
+		r = (struct kmp_kallsyms_raw){ .names = names, .names_len = sizeof(names),
+					       .token_index = tidx, .token_table = ttab,
+					       .token_len = sizeof(ttab), .offsets = offs, .num = 20002,
+					       .have_base = true, .relative_base = base };
+	}
+	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
+	kmp_kallsyms_index(&ks);
+	CHECK(!ks.byname && ks.hash, "an index of 20,000 alike was built (%p)", (void *)ks.byname);
+	q[0].name = "same";
+	q[1].name = "after";
+	kmp_kallsyms_find(&ks, q, 2);
+	CHECK(q[0].found && q[0].addr == base + 0x100 && q[0].size == 0x80 && q[1].found &&
+	      q[1].addr == base + 0x180, "same 0x%" PRIx64 " size 0x%" PRIx64 ", after 0x%" PRIx64,
+	      q[0].addr, q[0].size, q[1].addr);
+	{
+		char at[64];
+		uint64_t start = 0, size = 0;
+
+		CHECK(kmp_kallsyms_addrsym(&ks, base + 0x17f, at, sizeof(at), &start, &size) &&
+		      !strcmp(at, "same") && start == base + 0x100 && size == 0x80,
+		      "0x17f in %s at 0x%" PRIx64 " size 0x%" PRIx64, at, start, size);
+	}
+	kmp_kallsyms_free(&ks);
+	end();
 }
 
 static void test_kallsyms_self_relative(void)

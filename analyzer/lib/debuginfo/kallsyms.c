@@ -207,12 +207,39 @@ static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
 	return !*q;
 }
 
+/* The first symbol in [lo, hi) whose address is above @a (hi if none). */
+static size_t first_above(const struct kmp_kallsyms *ks, size_t lo, size_t hi, uint64_t a)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->addr[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first symbol in [lo, hi) whose address is at least @a (hi if none). */
+static size_t first_at(const struct kmp_kallsyms *ks, size_t lo, size_t hi, uint64_t a)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->addr[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 uint64_t kmp_kallsyms_size(const struct kmp_kallsyms *ks, size_t i)
 {
-	for (size_t j = i + 1; j < ks->n; j++)
-		if (ks->addr[j] != ks->addr[i])
-			return ks->addr[j] - ks->addr[i];
-	return 0;	/* the last address: no size */
+	size_t next = first_above(ks, i + 1, ks->n, ks->addr[i]);
+
+	return next < ks->n ? ks->addr[next] - ks->addr[i] : 0;	/* the last: no size */
 }
 
 static uint64_t sym_address(const struct kmp_kallsyms_raw *r, uint32_t i, bool abs_percpu)
@@ -238,9 +265,12 @@ static uint32_t slot_tag(uint32_t h)
 	return h >> SLOT_IDX_BITS;
 }
 
+/* Probes an index may take to build, per symbol on average (linear probing). */
+#define INDEX_PROBES 32
+
 void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 {
-	size_t cap = 16;
+	size_t cap = 16, probes = 0;
 
 	if (ks->byname)
 		return;
@@ -253,8 +283,20 @@ void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 		uint32_t hv = ks->hash ? ks->hash[i] : name_hash(ks, i);
 		size_t h = hv & (cap - 1);
 
-		while (ks->byname[h])
+		while (ks->byname[h]) {
 			h = (h + 1) & (cap - 1);
+			if (++probes > INDEX_PROBES * ks->n) {
+				/*
+				 * Many names alike (a real table has a few dozen of a
+				 * name at most): no index, the look-ups stay linear,
+				 * which answer the same.
+				 */
+				free(ks->byname);
+				ks->byname = NULL;
+				ks->nbyname = 0;
+				return;
+			}
+		}
 		ks->byname[h] = slot_tag(hv) << SLOT_IDX_BITS | (uint32_t)(i + 1);
 	}
 	free(ks->hash);		/* the index has what the look-ups need of them */
@@ -306,24 +348,15 @@ void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size
 bool kmp_kallsyms_addrsym(const struct kmp_kallsyms *ks, uint64_t addr, char *name, size_t len,
 			  uint64_t *start, uint64_t *size)
 {
-	size_t lo = 0, hi = ks->n;
+	size_t above = first_above(ks, 0, ks->n, addr), i;
 
-	while (lo < hi) {	/* the first symbol above @addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->addr[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
+	if (!above)
 		return false;
-	lo--;
-	while (lo && ks->addr[lo - 1] == ks->addr[lo])
-		lo--;	/* the first of those at that address, as a pass in table order finds */
-	kmp_kallsyms_name(ks, lo, name, len);
-	*start = ks->addr[lo];
-	*size = kmp_kallsyms_size(ks, lo);
+	/* the first of those at that address, as a pass in table order finds */
+	i = first_at(ks, 0, above, ks->addr[above - 1]);
+	kmp_kallsyms_name(ks, i, name, len);
+	*start = ks->addr[i];
+	*size = above < ks->n ? ks->addr[above] - ks->addr[i] : 0;
 	return name[0] != '\0';
 }
 

@@ -84,7 +84,9 @@ bool kmp_kallsyms_addrsym(const struct kmp_kallsyms *ks, uint64_t addr, char *na
  */
 void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n);
 /*
- * The index by name (without memory for it, look-ups stay linear).  Built
+ * The index by name (without memory for it, or when so many names are
+ * alike that building it would take more than 32 probes a symbol, as
+ * only a hostile table has, look-ups stay linear).  Built
  * after the BTF is parsed, so that its memory and the BTF's two copies
  * are not needed at the same moment (issue 33's peak RSS).
  */
