@@ -80,10 +80,18 @@ fi
 step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
 # make install / uninstall into a staging DESTDIR (issue 11).
 step "install" bash "$ROOT/vmcore-tests/test-install.sh"
-# The series (patches apply, checkpatch, kernel-doc, a build after each;
-# mostly one CPU: perl and cached builds) beside the VM steps of the
-# patched kernel, which share nothing with it; its lines come at the end.
-bg_step series "series" bash "$ROOT/vmcore-tests/test-series.sh"
+# Beside the VM steps of the patched kernel, which share nothing with
+# them, one after the other (their lines come later): the series (patches
+# apply, checkpatch, kernel-doc, a build after each; mostly one CPU: perl
+# and cached builds), then the hosts users run (issue 35): in a trixie and
+# a sid chroot, make deps, make analyzer and its unit tests, the fuzz
+# harnesses, the .deb built and installed with apt (test-hosts.sh --build;
+# the installed kmempool reads the stock dumps later, in the trixie lane).
+series_lane() {
+	step "series" bash "$ROOT/vmcore-tests/test-series.sh"
+	step "hosts: build" bash "$ROOT/vmcore-tests/test-hosts.sh" --build
+}
+bg_lane series series_lane
 if [ $built = 1 ]; then
 	step "rig" bash "$ROOT/vmcore-tests/test-rig.sh"
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
@@ -113,21 +121,22 @@ bg_step deb "deb" bash "$ROOT/vmcore-tests/test-deb.sh"
 step "stock" bash "$ROOT/vmcore-tests/test-stock.sh"
 # The same dumps from the dump alone: BTF and kallsyms, no vmlinux (issue 33).
 step "btf" bash "$ROOT/vmcore-tests/test-btf.sh" bookworm
+# The hosts' build (in the series lane) is done before its run starts.
+bg_join series
 # Debian 13's own kernel (6.12): the same stock test, its inputs from a
 # private apt configuration and a trixie chroot (build/debian-trixie; the
 # other suites: make test-kernels), then its dumps from the dump alone.
 # Its VM mostly waits for the hang, so it runs beside the host-side steps
 # below, which read the bookworm dump and the kdump step's only; triage,
 # which reads every suite's dump, waits for it.
-# Then, in the same lane, the hosts users run (issue 35): in a trixie and a
-# sid chroot, make deps, make analyzer and its unit tests, the .deb built,
-# installed with apt, and run on a stock dump with that release's libraries
-# (libkdumpfile 0.5.4, 0.5.6), the trixie step's dump among them.
+# Then, in the same lane, the kmempool the hosts step installed in the
+# trixie and sid chroots on the stock dumps, the trixie one among them,
+# with each release's libraries (libkdumpfile 0.5.4, 0.5.6).
 trixie_lane() {
 	if step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie; then
 		step "btf-trixie" bash "$ROOT/vmcore-tests/test-btf.sh" trixie
 	fi
-	step "hosts" bash "$ROOT/vmcore-tests/test-hosts.sh"
+	step "hosts: run" bash "$ROOT/vmcore-tests/test-hosts.sh" --run
 }
 bg_lane trixie trixie_lane
 # debuginfod (issue 20): a real server indexing the stock rig's -dbg .deb, the stock dump without a vmlinux on disk.
@@ -141,7 +150,6 @@ step "top" bash "$ROOT/vmcore-tests/test-top.sh"
 bg_join trixie
 # kmempool triage (issue 20) over the kdump and stock tests' dumps, a truncated copy and crafted cores.
 step "triage" bash "$ROOT/vmcore-tests/test-triage.sh"
-bg_join series
 # The Debian package: dpkg-buildpackage, lintian, apt-get install in a fresh
 # debootstrap chroot (cached in build/deb-chroot), the report there
 # (started before the stock step).

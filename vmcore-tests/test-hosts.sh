@@ -13,11 +13,18 @@
 # other there is; read-only bind mounts) with that release's libraries,
 # each printing what the host's build prints.  The chroot with its
 # packages is kept (build/debian-SUITE/host, keyed by the suite and
-# deps.sh); the source is copied in afresh each run.
-#   vmcore-tests/test-hosts.sh [SUITE...]
+# deps.sh); the source is copied in afresh each run, beside the build
+# folder of the last run (make rebuilds what changed: the files keep their
+# times).
+#   vmcore-tests/test-hosts.sh [--build|--run] [SUITE...]
+# --build: everything up to the installed .deb; --run: the installed
+# kmempool on the stock dumps (after --build; make test runs the build
+# early, beside the VM steps, and the run once the trixie dump exists).
 GROUP=hosts
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/qemu/apt-suite.sh"
+PHASE=all
+case "${1:-}" in --build) PHASE=build; shift ;; --run) PHASE=run; shift ;; esac
 SUITES=${*:-${HOST_SUITES:-trixie sid}}
 [ "$(id -u)" = 0 ] || { not_ok "needs root (debootstrap, chroot, mount)"; exit 1; }
 
@@ -47,14 +54,23 @@ one() {
 	suite_paths "$s" || { not_ok "$s: unknown suite"; return; }
 	R=$SUITE_D/host L=$SUITE_D/host-logs
 	mkdir -p "$L"
+	[ "$PHASE" = run ] || build_one "$s" "$R" "$L" || return
+	[ "$PHASE" = build ] || run_one "$s" "$R" "$L"
+}
+
+# build_one SUITE R L: the chroot, make deps, the analyzer, its tests, the
+# .deb installed; false when a later step cannot go on.
+build_one() {
+	local s=$1 R=$2 L=$3 key t0 rel ver dep want pk
+	rm -f "$L/installed.sha256"
 	if [ ! -f "$SUITE_D/minbase.tar" ]; then
 		stage "$s: debootstrap (once, shared with the stock rig's chroot)"
-		suite_minbase "$s" || { not_ok "$s: debootstrap failed"; return; }
+		suite_minbase "$s" || { not_ok "$s: debootstrap failed"; return 1; }
 	fi
 	key=$( (echo "$s"; cat "$ROOT/qemu/deps.sh") | sha256sum | cut -c1-16)
 	t0=$(date +%s)
 	if [ "$(cat "$R/.kmp-key" 2>/dev/null)" != "$key" ]; then
-		suite_root_busy "$R" && { not_ok "$s: something is mounted below $R"; return; }
+		suite_root_busy "$R" && { not_ok "$s: something is mounted below $R"; return 1; }
 		rm -rf "$R"; mkdir -p "$R"
 		tar -C "$R" -xf "$SUITE_D/minbase.tar"
 		mkdir -p "$R/etc/dpkg/dpkg.cfg.d"
@@ -66,10 +82,12 @@ one() {
 			> "$L/make.log" 2>&1; then
 			:
 		else
-			not_ok "$s: apt-get install make failed ($L/make.log)"; return
+			not_ok "$s: apt-get install make failed ($L/make.log)"; return 1
 		fi
 	fi
-	rm -rf "$R/src"; mkdir -p "$R/src"
+	# The source afresh, the last run's build folder kept (see the top).
+	mkdir -p "$R/src"
+	find "$R/src" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
 	(cd "$ROOT" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - --no-recursion) |
 		tar -C "$R/src" -xf -
 	if in_host "$R" make -C /src deps > "$L/deps.log" 2>&1; then
@@ -77,7 +95,14 @@ one() {
 		ok "$s: make deps installs by this release's names ($(grep -o 'installing: .*' "$L/deps.log" | grep -oE '(clang|libclang-rt|linux-source)-[0-9.]+(-dev)?' | tr '\n' ' ')$(grep -c 'note:' "$L/deps.log") notes; $(( $(date +%s) - t0 )) s)"
 	else
 		not_ok "$s: make deps failed ($L/deps.log: $( (grep -m3 -E '^(E:|deps:)' "$L/deps.log" || tail -2 "$L/deps.log") | tr '\n' ' '))"
-		return
+		return 1
+	fi
+	# The kept build folder only over the same packages (sid moves: a new
+	# library's headers mean a build from scratch).
+	pk=$(in_host "$R" dpkg-query -W -f='${Package} ${Version}\n' | sha256sum | cut -c1-16)
+	if [ "$(cat "$R/.kmp-pkgs" 2>/dev/null)" != "$pk" ]; then
+		rm -rf "$R/src/build"
+		echo "$pk" > "$R/.kmp-pkgs"
 	fi
 	rel=$(. "$R/etc/os-release"; echo "${VERSION_CODENAME:-$s}")
 	ver=$(in_host "$R" dpkg-query -W -f='${Version}' libkdumpfile-dev)
@@ -87,7 +112,7 @@ one() {
 		ok "$s: make analyzer builds against libkdumpfile $ver ($(( $(date +%s) - t0 )) s; $(head -1 "$L/version.out"))"
 	else
 		not_ok "$s: make analyzer against libkdumpfile $ver failed ($L/analyzer.log: $(grep -m3 -E 'error|Error' "$L/analyzer.log" | tr '\n' ' '))"
-		return
+		return 1
 	fi
 	# The unit tests against this release's libraries (ASan+UBSan).
 	if in_host "$R" make -s -C /src analyzer-check > "$L/check.log" 2>&1; then
@@ -114,7 +139,7 @@ one() {
 		ok "$s: dpkg-buildpackage -b ($(( $(date +%s) - t0 )) s)"
 	else
 		not_ok "$s: dpkg-buildpackage failed ($L/deb.log: $(tail -3 "$L/deb.log" | tr '\n' ' '))"
-		return
+		return 1
 	fi
 	dep=$(in_host "$R" sh -c 'dpkg-deb -f /deb/kmempool_*.deb Depends')
 	want=$(in_host "$R" sh -c 'dpkg -S "$(readlink -f /usr/lib/x86_64-linux-gnu/libkdumpfile.so)" | cut -d: -f1')
@@ -133,11 +158,23 @@ one() {
 		ok "$s: the .deb installs with apt, its binary in /usr/bin ($(in_host "$R" dpkg-query -W -f='${Package} ${Version}' kmempool))"
 	else
 		not_ok "$s: apt-get install of the .deb failed ($L/install.log)"
+		return 1
+	fi
+	in_host "$R" sh -c 'sha256sum < /usr/bin/kmempool' > "$L/installed.sha256"
+}
+
+# run_one SUITE R L: the installed kmempool on a stock dump (the release's
+# own if there is one, else the first other there is), with this release's
+# libraries: exit 0 and the very output of the host's build on the same
+# dump; the kmempool this run's build phase installed.
+run_one() {
+	local s=$1 R=$2 L=$3 d
+
+	if [ ! -s "$L/installed.sha256" ] ||
+	   [ "$(in_host "$R" sh -c 'sha256sum < /usr/bin/kmempool' 2>/dev/null)" != "$(cat "$L/installed.sha256")" ]; then
+		not_ok "$s: no kmempool installed by this run's build phase (test-hosts.sh --build)"
 		return
 	fi
-	# The installed kmempool on a stock dump (the release's own if there is
-	# one, else the first other there is), with this release's libraries:
-	# exit 0 and the very output of the host's build on the same dump.
 	for d in "$s" $KMP_ALL_SUITES; do
 		dumps "$R" "$s" "$d" && return
 	done
