@@ -1,44 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * layout_probe VMLINUX: which of its known alternatives each piece of the
- * kernel that kmempool relies on takes in this vmlinux (symbols and DWARF
- * only, no memory), one line each; exit 0 only if every piece was found.
- * The stock rigs run it on each Debian suite's vmlinux.
+ * layout_probe VMLINUX: which of its alternatives (lib/base/kpieces.c, the
+ * one table of them) each piece of the kernel that kmempool relies on
+ * takes in this vmlinux (symbols and DWARF only, no memory), a line each;
+ * exit 0 only if every piece was found.  The stock rigs run it on each
+ * Debian suite's vmlinux.
+ * layout_probe --table: the README's support table, generated from the
+ * same table (make test's readme step compares them).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "dwarf_kernel.h"
+#include "kpieces.h"
 #include "layout.h"
 #include "vmlinux.h"
 
 static int missing;
 
-static void piece(const char *what, const char *how)
+/* Appends alternative @a of @p, as shown (no back quotes), to @buf. */
+static void alt_text(enum kmp_piece p, unsigned int a, char *buf, size_t size)
 {
-	printf("%-16s %s\n", what, how ? how : "MISSING");
-	missing += !how;
+	bool first = true;
+
+	for (size_t i = 0; i < kmp_nkalts; i++) {
+		const struct kmp_kalt *k = &kmp_kalts[i];
+		size_t n = strlen(buf);
+
+		if (k->piece != p || k->alt != a)
+			continue;
+		snprintf(buf + n, size - n, "%s", buf[0] && first ? ", " : first ? "" : " + ");
+		for (const char *s = k->shown; *s; s++) {
+			n = strlen(buf);
+			if (*s != '`' && n + 1 < size)
+				buf[n] = *s, buf[n + 1] = '\0';
+		}
+		first = false;
+	}
 }
 
-/* The names of the symbols found, "a, b", or NULL if none. */
-static const char *found(const struct kmp_sym *s, size_t n)
+/* Piece @p's line: the alternatives in mask @alts (bit a: alternative a), MISSING if none. */
+static void piece(enum kmp_piece p, unsigned int alts)
 {
-	static char buf[200];
+	char buf[400] = "";
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
+	for (unsigned int a = 0; a < kmp_piece_nalts(p); a++)
+		if (alts & (1u << a))
+			alt_text(p, a, buf, sizeof(buf));
+	printf("%-24s %s\n", kmp_piece_title(p), alts ? buf : "MISSING");
+	missing += !alts;
+}
+
+/* The alternatives of @p that are symbols of @v: a bit each, alternative by alternative. */
+static unsigned int symbols(struct kmp_vmlinux *v, enum kmp_piece p)
+{
+	struct kmp_sym s[16];
+	unsigned int alt[16], n = 0, found = 0;
+
+	for (size_t i = 0; i < kmp_nkalts && n < 16; i++)
+		if (kmp_kalts[i].piece == p) {
+			alt[n] = kmp_kalts[i].alt;
+			s[n++] = (struct kmp_sym){ .name = kmp_kalts[i].name };
+		}
+	kmp_vmlinux_symbols(v, s, n);
+	for (unsigned int i = 0; i < n; i++)
 		if (s[i].found)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
-				 buf[0] ? ", " : "", s[i].name);
-	return buf[0] ? buf : NULL;
+			found |= 1u << alt[i];
+	return found;
+}
+
+static void table(void)
+{
+	char buf[600];
+
+	printf("| piece | alternatives, as the kernel's symbols and types show them |\n");
+	printf("|---|---|\n");
+	for (int p = 0; p < KP_N; p++)
+		printf("| %s | %s |\n", kmp_piece_title((enum kmp_piece)p),
+		       kmp_piece_list((enum kmp_piece)p, true, buf, sizeof(buf)));
 }
 
 int main(int argc, char **argv)
 {
-	struct kmp_sym wait[] = { { .name = "mempool_alloc" }, { .name = "mempool_alloc_noprof" },
-				  { .name = "mempool_alloc_from_pool" } };
-	struct kmp_sym stack_end[] = { { .name = "__end_init_task" }, { .name = "__end_init_stack" } };
-	struct kmp_sym vmap[] = { { .name = "vmap_area_list" }, { .name = "vmap_nodes" } };
 	struct kmp_sym cu[] = { { .name = "mempool_exit" }, { .name = "__module_address" }, { .name = "vfree" },
 				{ .name = "kmem_cache_free" } };
 	struct kmp_vmlinux v;
@@ -47,10 +90,15 @@ int main(int argc, char **argv)
 	struct kmp_slablayout sl;
 	struct kmp_vmlayout vl;
 	struct kmp_err err;
-	char buf[160];
+	unsigned int vmap;
+	bool pool;
 
+	if (argc == 2 && !strcmp(argv[1], "--table")) {
+		table();
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: layout_probe VMLINUX\n");
+		fprintf(stderr, "usage: layout_probe VMLINUX | --table\n");
 		return 2;
 	}
 	memset(&v, 0, sizeof(v));
@@ -58,47 +106,29 @@ int main(int argc, char **argv)
 		fprintf(stderr, "layout_probe: %s\n", err.msg);
 		return 2;
 	}
-	kmp_vmlinux_symbols(&v, wait, 3);
-	kmp_vmlinux_symbols(&v, stack_end, 2);
-	kmp_vmlinux_symbols(&v, vmap, 2);
 	kmp_vmlinux_symbols(&v, cu, 4);
-	if (!kmp_layout_load(&v, cu[0].found ? cu[0].addr : 0, false, &l, &err)) {
-		piece("mempool", NULL);
+	pool = kmp_layout_load(&v, cu[0].found ? cu[0].addr : 0, false, &l, &err);
+	if (!pool)
 		fprintf(stderr, "layout_probe: %s\n", err.msg);
-	} else {
-		snprintf(buf, sizeof(buf), "struct %s, %llu bytes%s", l.pool_struct,
-			 (unsigned long long)l.pool_size, l.series ? ", with the series" : "");
-		piece("mempool", buf);
-		piece("tasks", l.have_tasks ? "pid, comm, __state or state" : NULL);
-		piece("task stacks", !l.have_stacks ? NULL : l.threads_by_signal ?
-		      "tasks, signal->thread_head, stack, thread.sp" :
-		      "tasks, thread_group, stack, thread.sp");
-	}
-	piece("waiter sleeps in", found(wait, 3));
-	piece("stack end", found(stack_end, 2));
-	piece("vmalloc areas", found(vmap, 2));
+	piece(KP_WAITFN, symbols(&v, KP_WAITFN));
+	piece(KP_POOL, !pool ? 0 : !strcmp(l.pool_struct, kn_mempool) ? 2 : 1);
+	piece(KP_TASK_STATE, !pool || !l.have_tasks ? 0 : l.task_state_old ? 2 : 1);
+	piece(KP_THREADS, !pool || !l.have_stacks ? 0 : l.threads_by_signal ? 2 : 1);
+	piece(KP_STACK_END, symbols(&v, KP_STACK_END));
 	if (kmp_modlayout_load(&v, cu[0].addr, false, &ml) ||
 	    kmp_modlayout_load(&v, cu[1].found ? cu[1].addr : 0, false, &ml))
-		piece("modules", ml.per_kind ? "mem[] by enum mod_mem_type" : "core_layout");
+		piece(KP_MODMEM, ml.per_kind ? 2 : 1);
 	else
-		piece("modules", NULL);
+		piece(KP_MODMEM, 0);
 	kmp_vmlayout_load(&v, cu[2].found ? cu[2].addr : 0, &vl);
-	piece("vmap_area", vl.ok ? "va_start, va_end, list, vm" : NULL);
-	if (vmap[1].found && !vmap[0].found)
-		piece("vmap_node", vl.nodes_ok ? "busy.head" : NULL);
+	/* vmap_nodes counts only with the struct vmap_node it points to */
+	vmap = symbols(&v, KP_VMAP) & (vl.ok ? (vl.nodes_ok ? 3u : 1u) : 0u);
+	piece(KP_VMAP, vmap & 1 ? 1 : vmap);
 	kmp_slablayout_load(&v, cu[0].addr, cu[3].found ? cu[3].addr : 0, false, &sl);
-	piece("kmem_cache", sl.ok ? "name, object_size" : NULL);
-	if (sl.objects_ok) {
-		snprintf(buf, sizeof(buf), "%s %lld; order from %s; struct page %llu bytes",
-			 sl.slab_by == KMP_SLAB_BY_FLAG ? "PG_slab flag bit" :
-			 sl.slab_by == KMP_SLAB_BY_TYPE_BIT ? "page_type bit" :
-			 "page_type top byte PGTY_slab", (long long)sl.pg_slab,
-			 sl.order_mask == 0xff ? "folio _flags_1" : "compound_order",
-			 (unsigned long long)sl.page_struct_size);
-		piece("slab pages", buf);
-	} else {
-		piece("slab pages", NULL);
-	}
+	piece(KP_SLAB_TEST, !sl.objects_ok ? 0 : 1u << sl.slab_by);
+	piece(KP_SLAB_CACHE, !sl.objects_ok ? 0 : sl.cache_in_page ? 2 : 1);
+	piece(KP_ORDER, !sl.objects_ok ? 0 : sl.order_mask == 0xff ? 2 : 1);
+	piece(KP_HEAD, !sl.objects_ok ? 0 : sl.head_by_info ? 2 : 1);
 	kmp_vmlinux_close(&v);
 	return missing ? 1 : 0;
 }

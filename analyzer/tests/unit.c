@@ -18,6 +18,8 @@
 #include "dwarfunit.h"
 #include "dwarfutil.h"
 #include "fake_kernel.h"
+#include "kernel.h"
+#include "kpieces.h"
 #include "layout_check.h"
 #include "namerule.h"
 #include "vmcoreinfo.h"
@@ -1891,6 +1893,49 @@ static void test_vmcoreinfo(void)
 	end();
 }
 
+/*
+ * The one table of pieces and their alternatives (kpieces.c): every piece
+ * has two or more, numbered from 0 without a gap, each row named; the
+ * waiter's functions fill the kernel's slots exactly; the lists the
+ * errors and the README print name every alternative, in bounds.
+ */
+static void test_kpieces(void)
+{
+	char buf[600], small[12];
+
+	begin("the one table of kernel alternatives: complete, and what errors and README list");
+	for (int p = 0; p < KP_N; p++) {
+		unsigned int n = kmp_piece_nalts((enum kmp_piece)p);
+
+		CHECK(n >= 2 && n <= 8, "piece %d has %u alternatives", p, n);
+		for (unsigned int a = 0; a < n; a++) {
+			bool rows = false;
+
+			for (size_t i = 0; i < kmp_nkalts; i++)
+				rows |= kmp_kalts[i].piece == (enum kmp_piece)p && kmp_kalts[i].alt == a;
+			CHECK(rows, "piece %d: alternative %u has no row", p, a);
+		}
+		CHECK(strcmp(kmp_piece_title((enum kmp_piece)p), "?"), "piece %d has no title", p);
+	}
+	for (size_t i = 0; i < kmp_nkalts; i++)
+		CHECK(kmp_kalts[i].name[0] && kmp_kalts[i].shown[0], "row %zu is unnamed", i);
+	CHECK(kmp_piece_nalts(KP_WAITFN) == KMP_WAITFN_MAX, "%u functions a waiter sleeps in, %d slots",
+	      kmp_piece_nalts(KP_WAITFN), KMP_WAITFN_MAX);
+	kmp_piece_list(KP_WAITFN, false, buf, sizeof(buf));
+	CHECK(strstr(buf, "mempool_alloc() (to 6.9)") && strstr(buf, "mempool_alloc_noprof()") &&
+	      strstr(buf, "mempool_alloc_from_pool()") && strstr(buf, "mempool_alloc_bulk_noprof()") &&
+	      !strchr(buf, '`'), "the error's list: %s", buf);
+	kmp_piece_list(KP_THREADS, true, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "`task_struct.thread_group` (to 6.6); `signal->thread_head` + "
+		      "`task_struct.thread_node` (6.7 on)"), "the README's row: %s", buf);
+	memset(small, 'x', sizeof(small));
+	kmp_piece_list(KP_SLAB_TEST, true, small, 8);
+	CHECK(strlen(small) == 7 && small[8] == 'x', "truncated: \"%.12s\"", small);
+	CHECK(kmp_piece_list(KP_POOL, false, small, 0) == small && small[0] == '`',
+	      "size 0 writes nothing");
+	end();
+}
+
 static void test_layout_check(void)
 {
 	struct kmp_layout l = L;
@@ -2066,6 +2111,7 @@ int main(int argc, char **argv)
 	test_panic(argv[1]);
 	test_vmcoreinfo();
 	test_layout_check();
+	test_kpieces();
 	test_name_rule();
 	test_notes();
 	printf("unit: %d passed, %d failed\n", passed, failed);

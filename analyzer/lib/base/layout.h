@@ -85,6 +85,7 @@ struct kmp_layout {
 	struct kmp_field wqe_next, wqe_prev;
 	/* struct task_struct (task_state: __state, or state before 5.14) */
 	uint64_t task_size;
+	bool task_state_old;		/* it is state (kpieces.c: KP_TASK_STATE) */
 	struct kmp_field task_pid, task_comm, task_state;
 	bool have_tasks;
 	/* task_struct members for the search of task stacks */
@@ -99,6 +100,7 @@ struct kmp_layout {
 	bool threads_by_signal;
 	bool have_stacks;
 	const char *stacks_missing;	/* what the stack search lacks, NULL if nothing */
+	char missing_buf[200];		/* where a composed stacks_missing is kept */
 	/* enum mempool_type */
 	unsigned int ntypes;
 	struct kmp_enumerator types[KMP_MAX_TYPES];

@@ -14,6 +14,7 @@
 
 #include "btf.h"
 #include "dwarfutil.h"
+#include "kpieces.h"
 #include "layout_check.h"
 #include "vmlinux.h"
 
@@ -211,8 +212,8 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		     struct kmp_layout *l, struct kmp_err *err)
 {
 	struct kmp_wanted w[W_N] = {
-		[W_POOL] = { "mempool_s", DW_TAG_structure_type },
-		[W_POOL7] = { "mempool", DW_TAG_structure_type },	/* its name from 7.x on */
+		[W_POOL] = { kn_mempool_s, DW_TAG_structure_type },
+		[W_POOL7] = { kn_mempool, DW_TAG_structure_type },	/* kpieces.c: KP_POOL */
 		[W_LIST] = { "list_head", DW_TAG_structure_type },
 		[W_WQH] = { "wait_queue_head", DW_TAG_structure_type },
 		[W_WQE] = { "wait_queue_entry", DW_TAG_structure_type },
@@ -232,6 +233,7 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		[KMP_ST_KMEM_CACHE] = W_KMEM_CACHE,
 	};
 	Dwarf_Die cu;
+	char buf[200];
 
 	memset(l, 0, sizeof(*l));
 	if (!kmp_vmlinux_cu(v, cu_addr, "mm/mempool.c", no_aranges, &cu,
@@ -241,20 +243,21 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	}
 	l->cu_name = kmp_btf_of(&cu) ? "the kernel's BTF" : dwarf_diename(&cu);
 	kmp_dwarf_scan(&cu, w, W_N);
-	l->pool_struct = "mempool_s";
+	l->pool_struct = kn_mempool_s;
 	if (!w[W_POOL].found && w[W_POOL7].found) {
 		w[W_POOL] = w[W_POOL7];
-		l->pool_struct = "mempool";
+		l->pool_struct = kn_mempool;
 	}
 	if (!w[W_POOL].found || !w[W_LIST].found || !w[W_WQH].found) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of %s lacks struct mempool_s (or "
-			   "mempool), list_head or wait_queue_head", v->path,
-			   l->cu_name ? l->cu_name : "mm/mempool.c");
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: the debug info of %s lacks the pool struct (%s), "
+			   "list_head or wait_queue_head", v->path,
+			   l->cu_name ? l->cu_name : "mm/mempool.c",
+			   kmp_piece_list(KP_POOL, false, buf, sizeof(buf)));
 		return false;
 	}
 	if (!kmp_dwarf_size(&w[W_POOL].die, &l->pool_size)) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct mempool_s has no size in %s", v->path,
-			   kmp_vmlinux_types(v));
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s: struct %s has no size in %s", v->path,
+			   l->pool_struct, kmp_vmlinux_types(v));
 		return false;
 	}
 	/* Every member the table lists, of every struct found; then which of them count. */
@@ -281,6 +284,11 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 	}
 	if (w[W_ENUM].found)
 		load_enum(&w[W_ENUM].die, l);
+	if (w[W_TASK].found && l->task_state.ok) {
+		struct kmp_field f;
+
+		l->task_state_old = !kmp_dwarf_member(&w[W_TASK].die, kn_task_state_new, &f);
+	}
 	l->have_tasks = w[W_WQE].found && w[W_TASK].found && l->wqe_private.ok &&
 			l->wqe_entry.ok && l->task_pid.ok && l->task_comm.ok && l->task_state.ok;
 	/* For the search of waiters on task stacks (any kernel); else what is missing. */
@@ -289,8 +297,8 @@ bool kmp_layout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges,
 		!l->have_tasks ? "task_struct.pid, comm or __state/state" :
 		!l->wqe_func.ok ? "wait_queue_entry.func" :
 		!l->task_tasks.ok ? "task_struct.tasks" :
-		!threads_layout(w, l) ? "task_struct.thread_group (or signal->thread_head and "
-					"thread_node)" :
+		!threads_layout(w, l) ? kmp_piece_list(KP_THREADS, false, l->missing_buf,
+						       sizeof(l->missing_buf)) :
 		!l->task_stack.ok ? "task_struct.stack" :
 		!l->task_thread_sp.ok ? "task_struct.thread.sp" : NULL;
 	l->have_stacks = !l->stacks_missing;

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 
 #include "layout_check.h"
+#include "kpieces.h"
 
 #define F(member) offsetof(struct kmp_layout, member)
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -68,17 +69,17 @@ static const struct kmp_member_spec task[] = {
 	{ "pid", NULL, F(task_pid), KMP_WANT_INT, "task_struct.pid" },
 	{ "comm", NULL, F(task_comm), KMP_WANT_ANY, "task_struct.comm" },
 	/* __state; state to 5.13 */
-	{ "__state", "state", F(task_state), KMP_WANT_INT, "task_struct.__state" },
+	{ kn_task_state_new, kn_task_state_old, F(task_state), KMP_WANT_INT, "task_struct.__state" },
 	{ "tasks", NULL, F(task_tasks), KMP_WANT_LIST, "task_struct.tasks" },
-	{ "thread_group", NULL, F(task_thread_group), KMP_WANT_LIST, "task_struct.thread_group" },
+	{ kn_thread_group, NULL, F(task_thread_group), KMP_WANT_LIST, "task_struct.thread_group" },
 	{ "stack", NULL, F(task_stack), KMP_WANT_PTR, "task_struct.stack" },
 	{ "thread.sp", NULL, F(task_thread_sp), KMP_WANT_PTR, "task_struct.thread.sp" },
 	{ "signal", NULL, F(task_signal), KMP_WANT_PTR, "task_struct.signal" },
-	{ "thread_node", NULL, F(task_thread_node), KMP_WANT_LIST, "task_struct.thread_node" },
+	{ kn_thread_node, NULL, F(task_thread_node), KMP_WANT_LIST, "task_struct.thread_node" },
 };
 
 static const struct kmp_member_spec signal[] = {
-	{ "thread_head", NULL, F(signal_thread_head), KMP_WANT_LIST, "signal_struct.thread_head" },
+	{ kn_thread_head, NULL, F(signal_thread_head), KMP_WANT_LIST, "signal_struct.thread_head" },
 };
 
 static const struct kmp_member_spec waiter[] = {
@@ -110,7 +111,7 @@ static const struct kmp_member_spec kmem_cache[] = {
 };
 
 const struct kmp_struct_spec kmp_layout_table[KMP_ST_N] = {
-	[KMP_ST_POOL] = { "mempool_s", F(pool_size), pool, N(pool) },
+	[KMP_ST_POOL] = { kn_mempool_s, F(pool_size), pool, N(pool) },
 	[KMP_ST_LIST_HEAD] = { "list_head", F(lh_size), list_head, N(list_head) },
 	[KMP_ST_WQ_HEAD] = { "wait_queue_head", F(wqh_size), wq_head, N(wq_head) },
 	[KMP_ST_WQ_ENTRY] = { "wait_queue_entry", F(wqe_size), wq_entry, N(wq_entry) },

@@ -5,6 +5,7 @@
 
 #include "dwarf_kernel.h"
 #include "dwarfutil.h"
+#include "kpieces.h"
 #include "layout_check.h"
 
 /*
@@ -39,7 +40,7 @@ static bool modmem_load(Dwarf_Die *mod, uint64_t msize, Dwarf_Die *mm, Dwarf_Die
 	struct kmp_field mem, base, size;
 	uint64_t esize;
 
-	if (!member_in(mod, msize, "mem", &mem) || !struct_size(mm, &esize) ||
+	if (!member_in(mod, msize, kn_mod_mem, &mem) || !struct_size(mm, &esize) ||
 	    !member_in(mm, esize, "base", &base) || !member_in(mm, esize, "size", &size) ||
 	    base.size != 8 || size.size > 8)
 		return false;
@@ -67,7 +68,7 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 		{ .name = "mod_kallsyms", .tag = DW_TAG_structure_type },
 		{ .name = "elf64_sym", .tag = DW_TAG_structure_type },
 		{ .name = "module_memory", .tag = DW_TAG_structure_type },
-		{ .name = "mod_mem_type", .tag = DW_TAG_enumeration_type },
+		{ .name = kn_mod_mem_type, .tag = DW_TAG_enumeration_type },
 	};
 	uint64_t msize, ksize;
 	bool via, regions;
@@ -83,7 +84,8 @@ bool kmp_modlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, bool no_aranges
 	    !struct_size(&w[2].die, &ml->sym_size))
 		return false;
 	/* The core's regions: core_layout to 6.3, mem[] since. */
-	regions = (member_in(&w[0].die, msize, "core_layout.base", &ml->base) &&
+	regions = (member_in(&w[0].die, msize, kn_core_layout, &ml->base) &&
+		   member_in(&w[0].die, msize, "core_layout.base", &ml->base) &&
 		   member_in(&w[0].die, msize, "core_layout.size", &ml->size) &&
 		   member_in(&w[0].die, msize, "core_layout.text_size", &ml->text_size) &&
 		   member_in(&w[0].die, msize, "core_layout.ro_after_init_size",
@@ -113,29 +115,31 @@ static bool slab_test_load(struct kmp_wanted *w, struct kmp_slablayout *sl)
 
 	if (w[2].found) {	/* struct slab (5.17 on) overlays struct page */
 		if (!struct_size(slab, &ssize) || ssize > sl->page_struct_size ||
-		    !member_in(slab, ssize, "slab_cache", &sl->slab_cache))
+		    !member_in(slab, ssize, kn_slab_cache, &sl->slab_cache))
 			return false;
-	} else if (!member_in(page, sl->page_struct_size, "slab_cache", &sl->slab_cache)) {
+	} else if (!member_in(page, sl->page_struct_size, kn_slab_cache, &sl->slab_cache)) {
 		return false;
+	} else {
+		sl->cache_in_page = true;
 	}
 	if (sl->slab_cache.size != 8 || !w[3].found ||
 	    !kmp_dwarf_enumerator(flags, "PG_head", &sl->pg_head) || sl->pg_head < 0 ||
 	    sl->pg_head >= 64)
 		return false;
-	if (kmp_dwarf_enumerator(flags, "PG_slab", &sl->pg_slab)) {
+	if (kmp_dwarf_enumerator(flags, kn_pg_slab, &sl->pg_slab)) {
 		sl->slab_by = KMP_SLAB_BY_FLAG;
 		return sl->pg_slab >= 0 && sl->pg_slab < 64;
 	}
-	if (!w[4].found || !member_in(page, sl->page_struct_size, "page_type", &sl->page_type) ||
+	if (!w[4].found || !member_in(page, sl->page_struct_size, kn_page_type, &sl->page_type) ||
 	    sl->page_type.size != 4)
 		return false;
-	if (kmp_dwarf_enumerator(types, "PGTY_slab", &sl->pg_slab)) {
+	if (kmp_dwarf_enumerator(types, kn_pgty_slab, &sl->pg_slab)) {
 		sl->slab_by = KMP_SLAB_BY_TYPE_BYTE;
 		return sl->pg_slab > 0 && sl->pg_slab < 256;
 	}
 	sl->slab_by = KMP_SLAB_BY_TYPE_BIT;
-	return kmp_dwarf_enumerator(types, "PG_slab", &sl->pg_slab) &&
-	       kmp_dwarf_enumerator(types, "PAGE_TYPE_BASE", &sl->type_base) &&
+	return kmp_dwarf_enumerator(types, kn_pg_slab, &sl->pg_slab) &&
+	       kmp_dwarf_enumerator(types, kn_page_type_base, &sl->type_base) &&
 	       sl->pg_slab > 0 && sl->pg_slab <= 0xffffffffLL &&
 	       sl->type_base > 0 && sl->type_base <= 0xffffffffLL;
 }
@@ -145,12 +149,12 @@ static bool order_load(struct kmp_wanted *w, struct kmp_slablayout *sl)
 {
 	uint64_t fsize;
 
-	if (member_in(&w[1].die, sl->page_struct_size, "compound_order", &sl->order)) {
+	if (member_in(&w[1].die, sl->page_struct_size, kn_compound_order, &sl->order)) {
 		sl->order_mask = ~0ULL;
 		return sl->order.size >= 1 && sl->order.size <= 4;
 	}
 	if (!w[5].found || !struct_size(&w[5].die, &fsize) ||
-	    !member_in(&w[5].die, fsize, "_flags_1", &sl->order) ||
+	    !member_in(&w[5].die, fsize, kn_flags_1, &sl->order) ||
 	    sl->order.off < sl->page_struct_size ||
 	    sl->order.off - sl->page_struct_size + sl->order.size > sl->page_struct_size ||
 	    sl->order.size != 8)
@@ -201,8 +205,9 @@ bool kmp_slablayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, uint64_t slab_
 		struct_size(&w[1].die, &sl->page_struct_size) &&
 		sl->page_struct_size >= 32 && sl->page_struct_size <= 256 &&
 		member_in(&w[1].die, sl->page_struct_size, "flags", &sl->flags) &&
-		(member_in(&w[1].die, sl->page_struct_size, "compound_head", &sl->compound_head) ||
-		 member_in(&w[1].die, sl->page_struct_size, "compound_info", &sl->compound_head)) &&
+		(member_in(&w[1].die, sl->page_struct_size, kn_compound_head, &sl->compound_head) ||
+		 (sl->head_by_info = member_in(&w[1].die, sl->page_struct_size, kn_compound_info,
+					       &sl->compound_head))) &&
 		sl->flags.size == 8 && sl->compound_head.size == 8 &&
 		order_load(w, sl) && slab_test_load(w, sl);
 	return true;
@@ -224,7 +229,7 @@ bool kmp_vmlayout_load(struct kmp_vmlinux *v, uint64_t cu_addr, struct kmp_vmlay
 		return false;
 	kmp_dwarf_scan(&cu, w, 3);
 	vl->nodes_ok = w[2].found && struct_size(&w[2].die, &vl->node_size) &&
-		       member_in(&w[2].die, vl->node_size, "busy.head", &vl->node_busy_head) &&
+		       member_in(&w[2].die, vl->node_size, kn_busy_head, &vl->node_busy_head) &&
 		       vl->node_busy_head.size == 16;
 	vl->ok = w[0].found && w[1].found && struct_size(&w[0].die, &vl->va_size) &&
 		 struct_size(&w[1].die, &vmsize) &&

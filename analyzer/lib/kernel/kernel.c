@@ -7,6 +7,7 @@
 
 #include "dwarf_kernel.h"
 #include "kernel.h"
+#include "kpieces.h"
 #include "vmsyms.h"
 
 enum {
@@ -25,7 +26,7 @@ static const char *const knames[K_N] = {
 	[K_SBSS] = "__bss_start", [K_EBSS] = "__bss_stop", [K_INIT_TASK] = "init_task",
 	[K_MEMPOOL_FREE] = "mempool_free", [K_AUTOREMOVE] = "autoremove_wake_function",
 	[K_MEMPOOL_WAKE] = "mempool_wake_function", [K_INIT_STACK] = "init_stack",
-	[K_END_INIT_TASK] = "__end_init_task", [K_END_INIT_STACK] = "__end_init_stack",
+	[K_END_INIT_TASK] = kn_end_init_task, [K_END_INIT_STACK] = kn_end_init_stack,
 	[K_ALLOC_SLAB] = "mempool_alloc_slab", [K_FREE_SLAB] = "mempool_free_slab",
 	[K_KMALLOC] = "mempool_kmalloc", [K_KFREE] = "mempool_kfree",
 	[K_ALLOC_PAGES] = "mempool_alloc_pages", [K_FREE_PAGES] = "mempool_free_pages",
@@ -33,16 +34,15 @@ static const char *const knames[K_N] = {
 	[K_PAGE_OFFSET_BASE] = "page_offset_base", [K_VMEMMAP_BASE] = "vmemmap_base",
 	[K_RO_AFTER_INIT] = "__start_ro_after_init",
 	[K_RO_AFTER_INIT_END] = "__end_ro_after_init", [K_MAX_PFN] = "max_pfn",
-	[K_VMAP_AREA_LIST] = "vmap_area_list", [K_VFREE] = "vfree", [K_VMAP_NODES] = "vmap_nodes",
-	[K_NR_VMAP_NODES] = "nr_vmap_nodes",
+	[K_VMAP_AREA_LIST] = kn_vmap_area_list, [K_VFREE] = "vfree", [K_VMAP_NODES] = kn_vmap_nodes,
+	[K_NR_VMAP_NODES] = kn_nr_vmap_nodes,
 	/* AMD_MEM_ENCRYPT: bss padding the kernel frees at boot (mem_encrypt_free_decrypted_mem()) */
 	[K_BSS_FREED] = "__start_bss_decrypted_unused", [K_BSS_FREED_END] = "__end_bss_decrypted",
-	/* the functions a waiter sleeps in, any of them, by kernel generation */
-	[K_WAIT0] = "mempool_alloc",			/* to 6.9 */
-	[K_WAIT1] = "mempool_alloc_noprof",		/* 6.10 on: alloc_hooks() wraps it */
-	[K_WAIT2] = "mempool_alloc_from_pool",		/* 7.x: the wait moved into this helper */
-	[K_WAIT3] = "mempool_alloc_bulk_noprof",	/* 7.x: ... which the bulk path may inline */
+	/* the functions a waiter sleeps in, any of them (kpieces.c: KP_WAITFN) */
+	[K_WAIT0] = kn_mempool_alloc, [K_WAIT1] = kn_mempool_alloc_noprof,
+	[K_WAIT2] = kn_mempool_alloc_from_pool, [K_WAIT3] = kn_mempool_alloc_bulk_noprof,
 };
+_Static_assert(K_N - K_WAIT0 == KMP_WAITFN_MAX, "a K_WAIT slot for each function of KP_WAITFN");
 
 void kmp_kernel_expect(struct kmp_vmlinux *vml)
 {
@@ -58,6 +58,7 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 				      K_AUTOREMOVE, K_INIT_STACK };
 	struct kmp_modlayout ml;
 	const struct kmp_sym *end_stack;
+	char buf[400];
 
 	memset(k, 0, sizeof(*k));
 	k->mem = mem;
@@ -116,8 +117,8 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	/* The end of the initial stack: __end_init_task to 6.1, __end_init_stack since. */
 	end_stack = s[K_END_INIT_TASK].found ? &s[K_END_INIT_TASK] : &s[K_END_INIT_STACK];
 	if (!end_stack->found) {
-		kmp_seterr(err, KMP_ERR_FORMAT, "%s has neither __end_init_task nor __end_init_stack: "
-			   "the size of a task's stack is unknown", vml->path);
+		kmp_seterr(err, KMP_ERR_FORMAT, "%s has none of %s: the size of a task's stack is "
+			   "unknown", vml->path, kmp_piece_list(KP_STACK_END, false, buf, sizeof(buf)));
 		return false;
 	}
 	k->thread_size = end_stack->addr - s[K_INIT_STACK].addr;
@@ -133,8 +134,8 @@ bool kmp_kernel_init(struct kmp_kernel *k, struct kmp_mem *mem, const struct kmp
 	}
 	if (!k->nwaitfn) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "%s has none of the functions a mempool waiter sleeps in "
-			   "(mempool_alloc, mempool_alloc_noprof, mempool_alloc_from_pool) with a size "
-			   "in kernel text", vml->path);
+			   "with a size in kernel text: %s", vml->path,
+			   kmp_piece_list(KP_WAITFN, false, buf, sizeof(buf)));
 		return false;
 	}
 	/* struct module: from mm/mempool.c's unit if it has it (read anyway), else its own. */

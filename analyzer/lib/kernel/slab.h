@@ -27,6 +27,8 @@ struct kmp_slablayout {
 	uint64_t order_mask;
 	/* struct slab's slab_cache (5.17 on), or struct page's before */
 	struct kmp_field slab_cache;
+	bool cache_in_page;		/* struct page's (kpieces.c: KP_SLAB_CACHE) */
+	bool head_by_info;		/* compound_info, 7.x (KP_HEAD) */
 	uint64_t page_struct_size;
 	/*
 	 * How a slab page is told: PG_slab in the flags (to 6.9); from 6.10 a

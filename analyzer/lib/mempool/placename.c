@@ -13,6 +13,7 @@
 #include "dwarfpath.h"
 #include "dwarfutil.h"
 #include "btf.h"
+#include "kpieces.h"
 #include "namerule.h"
 #include "placename.h"
 #include "vmsyms.h"
@@ -260,7 +261,7 @@ static void place_at(Dwarf_Die *type, uint64_t size, const char *sym, uint64_t o
 /* The name of the kernel's mempool struct (mempool_s; mempool from 7.x on). */
 static const char *pool_struct(const struct kmp_kernel *k)
 {
-	return k->l->pool_struct ? k->l->pool_struct : "mempool_s";
+	return k->l->pool_struct ? k->l->pool_struct : kn_mempool_s;
 }
 
 /* The global place at @addr (pool or pointer); false if not in a global. */
