@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "kallsyms.h"
 
 bool kmp_vmcoreinfo_symbol(const char *vmcoreinfo, const char *name, uint64_t *addr)
@@ -179,18 +180,6 @@ void kmp_kallsyms_name(const struct kmp_kallsyms *ks, size_t i, char *out, size_
 	out[o] = '\0';
 }
 
-/* The hash of symbol @i's name, from its tokens (no copy). */
-static uint32_t name_hash(const struct kmp_kallsyms *ks, size_t i)
-{
-	const uint8_t *p = ks->names + ks->pos[i];
-	const struct kmp_kallsyms_tokens *t = ks->tok;
-	uint64_t h = t->hv1[p[0]];
-
-	for (size_t k = 1; k < ks->ntok[i]; k++)
-		h = h * t->pw[p[k]] + t->hv[p[k]];
-	return hash_mix(h);
-}
-
 /* Is symbol @i's name @q?  (Most names differ in their first characters.) */
 static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
 {
@@ -207,32 +196,15 @@ static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
 	return !*q;
 }
 
-/* The first symbol in [lo, hi) whose address is above @a (hi if none). */
+/* The first symbol in [lo, hi) whose address is above @a, or at least @a (hi if none). */
 static size_t first_above(const struct kmp_kallsyms *ks, size_t lo, size_t hi, uint64_t a)
 {
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->addr[mid] <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return kmp_first_key(ks->addr, sizeof(*ks->addr), lo, hi, a, true);
 }
 
-/* The first symbol in [lo, hi) whose address is at least @a (hi if none). */
 static size_t first_at(const struct kmp_kallsyms *ks, size_t lo, size_t hi, uint64_t a)
 {
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->addr[mid] < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return kmp_first_key(ks->addr, sizeof(*ks->addr), lo, hi, a, false);
 }
 
 uint64_t kmp_kallsyms_size(const struct kmp_kallsyms *ks, size_t i)
@@ -280,7 +252,7 @@ void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 		return;
 	ks->nbyname = cap;
 	for (size_t i = 0; i < ks->n; i++) {
-		uint32_t hv = ks->hash ? ks->hash[i] : name_hash(ks, i);
+		uint32_t hv = ks->hash[i];
 		size_t h = hv & (cap - 1);
 
 		while (ks->byname[h]) {
@@ -333,7 +305,7 @@ void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size
 			uint32_t hv = query_hash(syms[q].name);
 
 			for (size_t i = 0; i < ks->n; i++)
-				if ((ks->hash ? ks->hash[i] : name_hash(ks, i)) == hv &&
+				if (ks->hash[i] == hv &&
 				    name_is(ks, i, syms[q].name) && (best == SIZE_MAX || better(ks, i, best)))
 					best = i;
 		}

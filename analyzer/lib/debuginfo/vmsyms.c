@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: vmlinux symbols by address, one pass over .symtab. */
 #include <dwarf.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "dwarfutil.h"
 #include "kallsyms.h"
 #include "vmsyms.h"
@@ -165,22 +167,15 @@ bool kmp_vmlinux_variable_type(struct kmp_vmlinux *v, struct kmp_varindex **idx,
 {
 	struct kmp_varindex *ix = *idx;
 	uint32_t tried[2 * NEIGHBOURS];
-	size_t lo = 0, hi, ntried = 0;
+	size_t lo, ntried = 0;
 
 	if (!v->dwarf)		/* BTF types no global variables (but per-CPU ones) */
 		return false;
 	if (!ix && !(ix = *idx = build_index(v)))
 		return false;
 	/* The first local object at or after @addr; its neighbours on both sides. */
-	hi = ix->nobjs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->objs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	_Static_assert(offsetof(struct local_obj, addr) == 0, "the key leads");
+	lo = kmp_first_key(ix->objs, sizeof(*ix->objs), 0, ix->nobjs, addr, false);
 	for (size_t d = 0; d < 2 * NEIGHBOURS; d++) {
 		/* lo, lo-1, lo+1, lo-2, ...: nearest first */
 		size_t i = d % 2 ? lo - 1 - d / 2 : lo + d / 2;
@@ -217,7 +212,7 @@ static int cmp_u64(const void *a, const void *b)
 bool kmp_vmlinux_is_func(struct kmp_vmlinux *v, struct kmp_funcs **idx, uint64_t addr)
 {
 	struct kmp_funcs *f = *idx;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!f) {
 		struct kmp_symtab t = { 0 };
@@ -246,15 +241,7 @@ bool kmp_vmlinux_is_func(struct kmp_vmlinux *v, struct kmp_funcs **idx, uint64_t
 		qsort(f->start, f->n, sizeof(*f->start), cmp_u64);
 		*idx = f;
 	}
-	hi = f->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->start[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = kmp_first_key(f->start, sizeof(*f->start), 0, f->n, addr, false);
 	return lo < f->n && f->start[lo] == addr;
 }
 
@@ -268,17 +255,8 @@ void kmp_vmlinux_funcs_free(struct kmp_funcs *f)
 /* The first of @n sorted answers whose address is at least @v. */
 static size_t first_at(const struct kmp_addrsym *a, size_t n, uint64_t v)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid].addr < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	_Static_assert(offsetof(struct kmp_addrsym, addr) == 0, "the key leads");
+	return kmp_first_key(a, sizeof(*a), 0, n, v, false);
 }
 
 struct best {

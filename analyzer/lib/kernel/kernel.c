@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: kernel symbols, text ranges and modules for the memory searches. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "dwarf_kernel.h"
 #include "kernel.h"
 #include "kpieces.h"
@@ -258,16 +260,9 @@ void kmp_kernel_symbolize_prepare(const struct kmp_kernel *k, const uint64_t *ad
 /* The cached answer for link-time @addr, NULL if it was not asked for. */
 static const struct kmp_addrsym *cached(const struct kmp_kernel *k, uint64_t addr)
 {
-	size_t lo = 0, hi = k->nsymcache;
+	size_t lo = kmp_first_key(k->symcache, sizeof(*k->symcache), 0, k->nsymcache, addr, false);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->symcache[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	_Static_assert(offsetof(struct kmp_addrsym, addr) == 0, "the key leads");
 	return lo < k->nsymcache && k->symcache[lo].addr == addr ? &k->symcache[lo] : NULL;
 }
 

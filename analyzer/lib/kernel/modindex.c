@@ -5,8 +5,10 @@
  * could be a function pointer: a walk of every region of every module
  * each time was 40% of `kmempool scan`).
  */
+#include <stddef.h>
 #include <stdlib.h>
 
+#include "bsearch.h"
 #include "modules.h"
 
 static int cmp_span(const void *a, const void *b)
@@ -60,7 +62,7 @@ void kmp_modules_index(struct kmp_modules *m)
 
 const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->nspans;
+	size_t lo;
 
 	if (!m->spans) {
 		for (size_t i = 0; i < m->n; i++)
@@ -73,14 +75,8 @@ const struct kmp_module *kmp_module_at(const struct kmp_modules *m, uint64_t add
 	if (!m->nspans || addr < m->spans[0].start || addr >= m->spans[m->nspans - 1].end)
 		return NULL;
 	/* The last region that starts at or below @addr. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->spans[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	_Static_assert(offsetof(struct kmp_modspan, start) == 0, "the key leads");
+	lo = kmp_first_key(m->spans, sizeof(*m->spans), 0, m->nspans, addr, true);
 	if (!lo || addr >= m->spans[lo - 1].end)
 		return NULL;
 	return &m->v[m->spans[lo - 1].mod];

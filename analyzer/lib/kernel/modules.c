@@ -2,11 +2,13 @@
 /* kmempool: loaded modules and their symbols, from kernel memory. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "field.h"
 #include "layout_check.h"
 #include "modules.h"
@@ -358,21 +360,14 @@ bool kmp_module_symbol(struct kmp_mem *mem, const struct kmp_modlayout *ml,
 {
 	const struct kmp_modsyms *s = mod_syms(mem, ml, mod, max_syms);
 	const struct kmp_modsym *best;
-	size_t lo = 0, hi;
+	size_t lo;
 	struct kmp_err why;
 
 	if (!s || !mod->strtab)
 		return false;
 	/* The last symbol at or below @addr. */
-	hi = s->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->v[mid].value <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	_Static_assert(offsetof(struct kmp_modsym, value) == 0, "the key leads");
+	lo = kmp_first_key(s->v, sizeof(*s->v), 0, s->n, addr, true);
 	if (!lo)
 		return false;
 	best = &s->v[lo - 1];
