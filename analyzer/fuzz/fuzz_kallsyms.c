@@ -76,17 +76,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kmp_kallsyms_find(&ks, &q, 1);
 			if (!q.found)
 				abort();
-			if (i && ks.addr[i] < ks.addr[i - 1])
+			if (i && kmp_kallsyms_addr(&ks, i) < kmp_kallsyms_addr(&ks, i - 1))
 				abort();	/* by address */
 		}
 		if (ks.n) {	/* an address below the first has no symbol; the first's own has */
 			char n[KMP_KALLSYMS_NAME_MAX + 1];
 			uint64_t start, sz;
 
-			if (ks.addr[0] && kmp_kallsyms_addrsym(&ks, ks.addr[0] - 1, n, sizeof(n), &start, &sz))
+			if (kmp_kallsyms_addr(&ks, 0) && kmp_kallsyms_addrsym(&ks, kmp_kallsyms_addr(&ks, 0) - 1, n, sizeof(n), &start, &sz))
 				abort();
-			if (!kmp_kallsyms_addrsym(&ks, ks.addr[0], n, sizeof(n), &start, &sz) ||
-			    start != ks.addr[0])
+			if (!kmp_kallsyms_addrsym(&ks, kmp_kallsyms_addr(&ks, 0), n, sizeof(n), &start, &sz) ||
+			    start != kmp_kallsyms_addr(&ks, 0))
 				abort();
 		}
 		kmp_kallsyms_free(&ks);

@@ -104,8 +104,8 @@ static void test_kallsyms_relative(void)
 
 		for (size_t i = 0; i < ks.n && i < 5; i++) {
 			kmp_kallsyms_name(&ks, i, name, sizeof(name));
-			CHECK(!strcmp(name, want[i]) && (!i || ks.addr[i - 1] <= ks.addr[i]),
-			      "entry %zu: %s at 0x%" PRIx64 ", want %s", i, name, ks.addr[i], want[i]);
+			CHECK(!strcmp(name, want[i]) && (!i || kmp_kallsyms_addr(&ks, i - 1) <= kmp_kallsyms_addr(&ks, i)),
+			      "entry %zu: %s at 0x%" PRIx64 ", want %s", i, name, kmp_kallsyms_addr(&ks, i), want[i]);
 		}
 		q[0].name = "zeta";
 		kmp_kallsyms_index(&ks);
@@ -219,6 +219,14 @@ static void dmg_unended(struct ktab *t, struct kmp_kallsyms_raw *r)
 }
 static void dmg_control(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[2] = 0x01; (void)r; }
 static void dmg_empty(struct ktab *t, struct kmp_kallsyms_raw *r) { t->names[0] = 0; (void)r; }
+/* 7.x's offsets from their own slots, 2 GiB below and above: more than 4 GiB apart */
+static void dmg_span(struct ktab *t, struct kmp_kallsyms_raw *r)
+{
+	r->have_base = false;
+	r->offsets_addr = 0xffffffff81000000ULL;
+	t->offs[0] = INT32_MIN;
+	t->offs[1] = INT32_MAX;
+}
 
 static void test_kallsyms_damaged(void)
 {
@@ -231,6 +239,7 @@ static void test_kallsyms_damaged(void)
 	kallsyms_refused("a token without its NUL", dmg_unended);
 	kallsyms_refused("a control character in a name", dmg_control);
 	kallsyms_refused("an empty entry", dmg_empty);
+	kallsyms_refused("addresses more than 4 GiB apart", dmg_span);
 }
 
 /*

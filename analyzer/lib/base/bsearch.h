@@ -33,4 +33,19 @@ static inline size_t kmp_first_key(const void *base, size_t stride, size_t lo, s
 	return lo;
 }
 
+/* The same over uint32_t keys (a table of offsets from a base). */
+static inline size_t kmp_first_key32(const uint32_t *key, size_t lo, size_t hi, uint32_t v,
+				     bool above)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key[mid] < v || (above && key[mid] == v))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 #endif

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mem.h"
 
@@ -121,4 +122,21 @@ bool kmp_read_string(struct kmp_mem *mem, uint64_t addr, char *buf,
 	kmp_fault(err, KMP_ERR_CORRUPT, addr, "string at 0x%llx has no NUL within %zu bytes",
 		  (unsigned long long)addr, max);
 	return false;
+}
+
+void *kmp_map_alloc(size_t size)
+{
+	void *p;
+
+	if (!size)
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void kmp_map_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
 }

@@ -52,6 +52,15 @@ bool kmp_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
  * read.  The same bytes and, on failure, one of the halves' errors.
  */
 #define KMP_READ_BULK_MIN (256u << 10)
+/*
+ * A buffer for a whole table read once and freed soon (the kernel's BTF,
+ * kallsyms_names, kallsyms_offsets): mapped on its own, so that freeing
+ * gives its memory back at once (the program keeps freed heap for its
+ * page caches, cli/main.c), and only its pages written count.  NULL when
+ * it cannot be mapped; kmp_map_free() with the same @size.
+ */
+void *kmp_map_alloc(size_t size);
+void kmp_map_free(void *p, size_t size);
 bool kmp_read_bulk(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 		   struct kmp_err *err);
 /*

@@ -180,13 +180,13 @@ bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64
 			   KMP_BTF_MAX >> 20);
 		return false;
 	}
-	if (!(buf = malloc(stop - start))) {
+	if (!(buf = kmp_map_alloc(stop - start))) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's BTF");
 		return false;
 	}
 	ok = kmp_read_bulk(mem, start, buf, stop - start, err) &&
 	     kmp_btf_parse(b, buf, stop - start, err);
-	free(buf);
+	kmp_map_free(buf, stop - start);
 	return ok;
 }
 

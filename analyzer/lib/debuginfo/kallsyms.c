@@ -58,10 +58,8 @@ void kmp_kallsyms_free(struct kmp_kallsyms *ks)
 {
 	free(ks->byname);
 	free(ks->hash);
-	free(ks->addr);
+	free(ks->off);
 	free(ks->pos);
-	free(ks->ntok);
-	free(ks->info);
 	free(ks->names);
 	free(ks->ttab);
 	free(ks->tok);
@@ -151,19 +149,39 @@ static uint32_t query_hash(const char *q)
 }
 
 /*
+ * Symbol @i's tokens and their number: @pos is at its length (one byte,
+ * or two with the top bit of the first set), checked when decoded.
+ */
+static const uint8_t *tokens(const struct kmp_kallsyms *ks, size_t i, size_t *n)
+{
+	const uint8_t *p = ks->names + ks->pos[i];
+
+	*n = p[0] & 0x80 ? (size_t)(p[0] & 0x7f) | (size_t)p[1] << 7 : p[0];
+	return p + 1 + (p[0] >> 7);
+}
+
+unsigned char kmp_kallsyms_info(const struct kmp_kallsyms *ks, size_t i)
+{
+	size_t n;
+	const uint8_t *p = tokens(ks, i, &n);
+
+	return sym_info(ks->ttab[ks->tok->at[p[0]]]);
+}
+
+/*
  * Symbol @i's name (without its type letter) into @out of @len bytes,
  * cut short if it does not fit.  The tokens were checked when the table
  * was decoded.
  */
 void kmp_kallsyms_name(const struct kmp_kallsyms *ks, size_t i, char *out, size_t len)
 {
-	const uint8_t *p = ks->names + ks->pos[i];
-	size_t o = 0;
+	size_t o = 0, nt;
+	const uint8_t *p = tokens(ks, i, &nt);
 	bool first = true;
 
 	if (!len)
 		return;
-	for (size_t k = 0; k < ks->ntok[i]; k++) {
+	for (size_t k = 0; k < nt; k++) {
 		const char *tk = ks->ttab + ks->tok->at[p[k]];
 		size_t n = ks->tok->len[p[k]];
 
@@ -183,9 +201,10 @@ void kmp_kallsyms_name(const struct kmp_kallsyms *ks, size_t i, char *out, size_
 /* Is symbol @i's name @q?  (Most names differ in their first characters.) */
 static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
 {
-	const uint8_t *p = ks->names + ks->pos[i];
+	size_t nt;
+	const uint8_t *p = tokens(ks, i, &nt);
 
-	for (size_t k = 0; k < ks->ntok[i]; k++) {
+	for (size_t k = 0; k < nt; k++) {
 		const char *tk = ks->ttab + ks->tok->at[p[k]];
 		size_t n = ks->tok->len[p[k]];
 
@@ -197,21 +216,30 @@ static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
 }
 
 /* The first symbol in [lo, hi) whose address is above @a, or at least @a (hi if none). */
+static size_t first_key(const struct kmp_kallsyms *ks, size_t lo, size_t hi, uint64_t a, bool above)
+{
+	if (a < ks->base)
+		return lo;
+	if (a - ks->base > UINT32_MAX)
+		return hi;
+	return kmp_first_key32(ks->off, lo, hi, (uint32_t)(a - ks->base), above);
+}
+
 static size_t first_above(const struct kmp_kallsyms *ks, size_t lo, size_t hi, uint64_t a)
 {
-	return kmp_first_key(ks->addr, sizeof(*ks->addr), lo, hi, a, true);
+	return first_key(ks, lo, hi, a, true);
 }
 
 static size_t first_at(const struct kmp_kallsyms *ks, size_t lo, size_t hi, uint64_t a)
 {
-	return kmp_first_key(ks->addr, sizeof(*ks->addr), lo, hi, a, false);
+	return first_key(ks, lo, hi, a, false);
 }
 
 uint64_t kmp_kallsyms_size(const struct kmp_kallsyms *ks, size_t i)
 {
-	size_t next = first_above(ks, i + 1, ks->n, ks->addr[i]);
+	size_t next = first_above(ks, i + 1, ks->n, kmp_kallsyms_addr(ks, i));
 
-	return next < ks->n ? ks->addr[next] - ks->addr[i] : 0;	/* the last: no size */
+	return next < ks->n ? (uint64_t)ks->off[next] - ks->off[i] : 0;	/* the last: no size */
 }
 
 static uint64_t sym_address(const struct kmp_kallsyms_raw *r, uint32_t i, bool abs_percpu)
@@ -223,6 +251,13 @@ static uint64_t sym_address(const struct kmp_kallsyms_raw *r, uint32_t i, bool a
 	if (!abs_percpu)
 		return r->relative_base + (uint32_t)off;
 	return off >= 0 ? (uint64_t)off : r->relative_base - 1 - (uint64_t)(int64_t)off;
+}
+
+/* Is symbol @i, at @addr, kept: an address, not a per-CPU offset? */
+static bool kept(const struct kmp_kallsyms_raw *r, uint32_t i, uint64_t addr, uint64_t kaslr,
+		 bool abs_percpu)
+{
+	return addr >= kaslr && !(abs_percpu && r->offsets[i] >= 0);
 }
 
 /*
@@ -278,10 +313,10 @@ void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 /* Is @i a better answer for a name than @best: global over local, then the lower address. */
 static bool better(const struct kmp_kallsyms *ks, size_t i, size_t best)
 {
-	bool g = ELF64_ST_BIND(ks->info[i]) == STB_GLOBAL;
-	bool bg = ELF64_ST_BIND(ks->info[best]) == STB_GLOBAL;
+	bool g = ELF64_ST_BIND(kmp_kallsyms_info(ks, i)) == STB_GLOBAL;
+	bool bg = ELF64_ST_BIND(kmp_kallsyms_info(ks, best)) == STB_GLOBAL;
 
-	return g != bg ? g : ks->addr[i] < ks->addr[best];
+	return g != bg ? g : ks->off[i] < ks->off[best];
 }
 
 void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n)
@@ -311,7 +346,7 @@ void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size
 		}
 		syms[q].found = best != SIZE_MAX;
 		if (syms[q].found) {
-			syms[q].addr = ks->addr[best];
+			syms[q].addr = kmp_kallsyms_addr(ks, best);
 			syms[q].size = kmp_kallsyms_size(ks, best);
 		}
 	}
@@ -325,27 +360,25 @@ bool kmp_kallsyms_addrsym(const struct kmp_kallsyms *ks, uint64_t addr, char *na
 	if (!above)
 		return false;
 	/* the first of those at that address, as a pass in table order finds */
-	i = first_at(ks, 0, above, ks->addr[above - 1]);
+	i = first_at(ks, 0, above, kmp_kallsyms_addr(ks, above - 1));
 	kmp_kallsyms_name(ks, i, name, len);
-	*start = ks->addr[i];
-	*size = above < ks->n ? ks->addr[above] - ks->addr[i] : 0;
+	*start = kmp_kallsyms_addr(ks, i);
+	*size = above < ks->n ? (uint64_t)ks->off[above] - ks->off[i] : 0;
 	return name[0] != '\0';
 }
 
 struct ent {
-	uint64_t addr;
+	uint32_t off;
 	uint32_t pos, seq;	/* seq: its place in the table, the order among equals */
 	uint32_t hash;
-	uint16_t ntok;
-	unsigned char info;
 };
 
 static int cmp_ent(const void *a, const void *b)
 {
 	const struct ent *x = a, *y = b;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -356,20 +389,18 @@ static bool sort_by_address(struct kmp_kallsyms *ks)
 	bool sorted = true;
 
 	for (size_t i = 1; i < ks->n && sorted; i++)
-		sorted = ks->addr[i - 1] <= ks->addr[i];
+		sorted = ks->off[i - 1] <= ks->off[i];
 	if (sorted)
 		return true;
 	if (!(e = malloc(ks->n * sizeof(*e))))
 		return false;
 	for (size_t i = 0; i < ks->n; i++)
-		e[i] = (struct ent){ .addr = ks->addr[i], .pos = ks->pos[i], .seq = (uint32_t)i,
-				     .hash = ks->hash[i], .ntok = ks->ntok[i], .info = ks->info[i] };
+		e[i] = (struct ent){ .off = ks->off[i], .pos = ks->pos[i], .seq = (uint32_t)i,
+				     .hash = ks->hash[i] };
 	qsort(e, ks->n, sizeof(*e), cmp_ent);
 	for (size_t i = 0; i < ks->n; i++) {
-		ks->addr[i] = e[i].addr;
+		ks->off[i] = e[i].off;
 		ks->pos[i] = e[i].pos;
-		ks->ntok[i] = e[i].ntok;
-		ks->info[i] = e[i].info;
 		ks->hash[i] = e[i].hash;
 	}
 	free(e);
@@ -392,10 +423,29 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 		abs_percpu |= r->offsets[i] < 0;
 	ks->relative_base = r->have_base;
 	ks->abs_percpu = abs_percpu;
-	if (!(ks->addr = malloc(r->num * sizeof(*ks->addr))) ||
+	/* The lowest address kept, and all of them within 4 GiB of it (kallsyms.h). */
+	{
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (uint32_t i = 0; i < r->num; i++) {
+			uint64_t addr = sym_address(r, i, abs_percpu);
+
+			if (!kept(r, i, addr, kaslr, abs_percpu))
+				continue;
+			lo = addr - kaslr < lo ? addr - kaslr : lo;
+			hi = addr - kaslr > hi ? addr - kaslr : hi;
+		}
+		if (lo != UINT64_MAX && hi - lo > UINT32_MAX) {
+			kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's symbol table (kallsyms) spans "
+				   "0x%" PRIx64 "-0x%" PRIx64 ", more than 4 GiB: not a kernel's "
+				   "(damaged?)", lo, hi);
+			return false;
+		}
+		ks->base = lo == UINT64_MAX ? 0 : lo;
+	}
+	if (!(ks->off = malloc(r->num * sizeof(*ks->off))) ||
 	    !(ks->pos = malloc(r->num * sizeof(*ks->pos))) ||
-	    !(ks->ntok = malloc(r->num * sizeof(*ks->ntok))) ||
-	    !(ks->info = malloc(r->num)) || !(ks->hash = malloc(r->num * sizeof(*ks->hash))) ||
+	    !(ks->hash = malloc(r->num * sizeof(*ks->hash))) ||
 	    !(ks->tok = malloc(sizeof(*ks->tok))) ||
 	    !(ks->ttab = malloc(r->token_len ? r->token_len : 1))) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol table");
@@ -404,7 +454,7 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 	memcpy(ks->ttab, r->token_table, r->token_len);
 	check_tokens(ks->ttab, r->token_len, r->token_index, ks->tok);
 	for (uint32_t i = 0; i < r->num; i++) {
-		size_t len, nlen = 0;
+		size_t len, nlen = 0, at = pos;
 		uint64_t addr, hv;
 
 		if (pos >= r->names_len)
@@ -431,12 +481,9 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 		if (nlen < 2)	/* a type letter and at least one character of name */
 			goto bad;
 		addr = sym_address(r, i, abs_percpu);
-		if (addr >= kaslr && !(abs_percpu && r->offsets[i] >= 0)) {
-			/* an address, not a per-CPU offset */
-			ks->addr[ks->n] = addr - kaslr;
-			ks->pos[ks->n] = (uint32_t)pos;
-			ks->ntok[ks->n] = (uint16_t)len;
-			ks->info[ks->n] = sym_info(ks->ttab[ks->tok->at[r->names[pos]]]);
+		if (kept(r, i, addr, kaslr, abs_percpu)) {
+			ks->off[ks->n] = (uint32_t)(addr - kaslr - ks->base);
+			ks->pos[ks->n] = (uint32_t)at;
 			ks->hash[ks->n] = hash_mix(hv);
 			ks->n++;
 		}
@@ -494,27 +541,23 @@ static bool read_chunk(struct kmp_mem *mem, uint64_t addr, uint8_t *buf, struct 
 static uint8_t *read_names(struct kmp_mem *mem, uint64_t addr, uint32_t num, size_t *len,
 			   struct kmp_err *err)
 {
-	size_t have = 0, cap = 0, pos = 0;
+	size_t have = 0, pos = 0;
 	uint8_t *buf = NULL;
 
 	for (uint32_t i = 0; i < num;) {
 		size_t need = pos + 2;
 
 		if (need > have) {		/* the length byte(s): read more */
-			uint8_t *nb;
 
 			if (have >= KMP_KALLSYMS_MAX_NAMES) {
 				kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's kallsyms_names is longer "
 					   "than %u MiB (damaged?)", KMP_KALLSYMS_MAX_NAMES >> 20);
 				goto fail;
 			}
-			if (have + 65536 > cap) {
-				cap = cap ? 2 * cap : 1 << 20;
-				if (!(nb = realloc(buf, cap))) {
-					kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for kallsyms_names");
-					goto fail;
-				}
-				buf = nb;
+			/* the bound's room, mapped once: only what is read is in memory */
+			if (!buf && !(buf = kmp_map_alloc(KMP_KALLSYMS_MAX_NAMES + 65536))) {
+				kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for kallsyms_names");
+				goto fail;
 			}
 			if (!read_chunk(mem, addr + have, buf + have, err))
 				goto fail;
@@ -533,7 +576,7 @@ static uint8_t *read_names(struct kmp_mem *mem, uint64_t addr, uint32_t num, siz
 	*len = have;
 	return buf;
 fail:
-	free(buf);
+	kmp_map_free(buf, KMP_KALLSYMS_MAX_NAMES + 65536);
 	return NULL;
 }
 
@@ -573,7 +616,7 @@ bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char 
 	for (int i = 0; i < 256; i++)
 		tlen = tidx[i] + (size_t)1 > tlen ? tidx[i] + (size_t)1 : tlen;
 	tlen += 256;	/* the last token: at most this long */
-	if (!(ttab = malloc(tlen)) || !(offs = malloc(num * sizeof(*offs)))) {
+	if (!(ttab = malloc(tlen)) || !(offs = kmp_map_alloc(num * sizeof(*offs)))) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol table");
 		goto out;
 	}
@@ -591,8 +634,8 @@ bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char 
 	r.relative_base = r.have_base ? base : 0;
 	ok = kmp_kallsyms_decode(ks, &r, kaslr, err);
 out:
-	free(names);
-	free(offs);
+	kmp_map_free(names, KMP_KALLSYMS_MAX_NAMES + 65536);
+	kmp_map_free(offs, num * sizeof(*offs));
 	free(ttab);
 	return ok;
 }

@@ -32,10 +32,14 @@ struct kmp_kallsyms_tokens;
 
 struct kmp_kallsyms {
 	size_t n;		/* symbols (per-CPU offsets left out) */
-	uint64_t *addr;		/* link-time addresses, ascending */
-	uint32_t *pos;		/* each one's tokens in @names */
-	uint16_t *ntok;		/* ... and their number */
-	unsigned char *info;	/* ELF type and binding, from the type letter */
+	/*
+	 * Link-time addresses, ascending, as offsets from @base: a kernel's
+	 * symbols lie within 4 GiB (kallsyms_offsets are 32 bits; x86-64's
+	 * image is at most 1 GiB); a table whose do not is refused.
+	 */
+	uint32_t *off;
+	uint64_t base;
+	uint32_t *pos;		/* each one's entry in @names: its length, its tokens */
 	uint32_t *hash;		/* each name's hash, until the index by name is built */
 	uint8_t *names;		/* kallsyms_names as far as the entries go */
 	size_t names_len;
@@ -67,6 +71,13 @@ void kmp_kallsyms_free(struct kmp_kallsyms *ks);
 
 /* Symbol @i's name, without its type letter, into @out (cut to @len - 1 characters). */
 void kmp_kallsyms_name(const struct kmp_kallsyms *ks, size_t i, char *out, size_t len);
+/* Symbol @i's link-time address. */
+static inline uint64_t kmp_kallsyms_addr(const struct kmp_kallsyms *ks, size_t i)
+{
+	return ks->base + ks->off[i];
+}
+/* Symbol @i's ELF type and binding, from its type letter (t/T: a function). */
+unsigned char kmp_kallsyms_info(const struct kmp_kallsyms *ks, size_t i);
 /* Symbol @i's size: the distance to the next higher address, 0 for the last. */
 uint64_t kmp_kallsyms_size(const struct kmp_kallsyms *ks, size_t i);
 /*

@@ -232,8 +232,8 @@ bool kmp_vmlinux_is_func(struct kmp_vmlinux *v, struct kmp_funcs **idx, uint64_t
 			return false;
 		}
 		for (size_t k = 0; k < n; k++) {
-			if (v->ks && ELF64_ST_TYPE(v->ks->info[k]) == STT_FUNC)
-				f->start[f->n++] = v->ks->addr[k];
+			if (v->ks && ELF64_ST_TYPE(kmp_kallsyms_info(v->ks, k)) == STT_FUNC)
+				f->start[f->n++] = kmp_kallsyms_addr(v->ks, k);
 			else if (!v->ks && ELF64_ST_TYPE(t.syms[k].st_info) == STT_FUNC &&
 				 t.syms[k].st_shndx != SHN_UNDEF)
 				f->start[f->n++] = t.syms[k].st_value;
