@@ -65,6 +65,42 @@ static void test_kallsyms_relative(void)
 	      "init_task 0x%" PRIx64 " size 0x%" PRIx64, q[1].addr, q[1].size);
 	CHECK(!q[2].found && !q[3].found, "a per-CPU offset or a missing name found");
 	kmp_kallsyms_free(&ks);
+	/* the same answers from the tables as read, before decoding (vmdump.c) */
+	{
+		struct kmp_sym rq[4] = { { .name = "mempool_alloc" }, { .name = "init_task" },
+					 { .name = "fixed_percpu_data" }, { .name = "nothere" } };
+		size_t last;
+
+		CHECK(kmp_kallsyms_raw_find(&r, kaslr, rq, 4) == 2 && rq[0].found &&
+		      rq[0].addr == q[0].addr && rq[1].found && rq[1].addr == q[1].addr &&
+		      !rq[2].found && !rq[3].found, "raw: %d 0x%" PRIx64 ", %d 0x%" PRIx64 ", %d, %d",
+		      rq[0].found, rq[0].addr, rq[1].found, rq[1].addr, rq[2].found, rq[3].found);
+		/* a local of the name listed first: the global still wins */
+		ktab_init(&t);
+		ktab_add(&t, 'T', "_text", -1);
+		ktab_add(&t, 't', "mempool_alloc", -1 - 0x80);
+		last = t.nlen;
+		ktab_add(&t, 'T', "mempool_alloc", -1 - 0x100);
+		r = ktab_raw(&t);
+		r.have_base = true;
+		r.relative_base = base;
+		CHECK(kmp_kallsyms_raw_find(&r, kaslr, rq, 1) == 1 &&
+		      rq[0].addr == base + 0x100 - kaslr, "raw, local first: 0x%" PRIx64, rq[0].addr);
+		/* a damaged entry (a length of 0) ends the pass; what came before it is found */
+		t.names[last] = 0;
+		CHECK(kmp_kallsyms_raw_find(&r, kaslr, rq, 1) == 1 &&
+		      rq[0].addr == base + 0x80 - kaslr, "raw, damaged: 0x%" PRIx64, rq[0].addr);
+		ktab_init(&t);
+		ktab_add(&t, 'V', "fixed_percpu_data", 0x0);
+		ktab_add(&t, 'T', "_text", -1);
+		ktab_add(&t, 'T', "mempool_alloc", -1 - 0x100);
+		ktab_add(&t, 't', "mempool_alloc", -1 - 0x180);
+		ktab_add(&t, 'D', "init_task", -1 - 0x200000);
+		ktab_add(&t, 'D', "init_task_end", -1 - 0x203000);
+		r = ktab_raw(&t);
+		r.have_base = true;
+		r.relative_base = base;
+	}
 	/* KASLR off (offset 0): a per-CPU offset is still no address */
 	CHECK(kmp_kallsyms_decode(&ks, &r, 0, &err), "decode: %s", err.msg);
 	kmp_kallsyms_find(&ks, q, 4);

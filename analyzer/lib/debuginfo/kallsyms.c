@@ -281,7 +281,7 @@ void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 
 	if (ks->byname)
 		return;
-	while (cap < 2 * ks->n)
+	while (3 * cap < 4 * ks->n)	/* at most three quarters full */
 		cap *= 2;
 	if (!(ks->byname = calloc(cap, sizeof(*ks->byname))))
 		return;
@@ -580,20 +580,23 @@ fail:
 	return NULL;
 }
 
-bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char *vmcoreinfo,
-		       uint64_t kaslr, struct kmp_err *err)
+void kmp_kallsyms_tables_free(struct kmp_kallsyms_tables *t)
+{
+	kmp_map_free(t->names, KMP_KALLSYMS_MAX_NAMES + 65536);
+	kmp_map_free(t->offs, t->raw.num * sizeof(*t->offs));
+	free(t->ttab);
+	memset(t, 0, sizeof(*t));
+}
+
+bool kmp_kallsyms_read(struct kmp_kallsyms_tables *t, struct kmp_mem *mem, const char *vmcoreinfo,
+		       struct kmp_err *err)
 {
 	uint64_t a_names, a_num, a_ttab, a_tidx, a_off, a_base = 0;
-	struct kmp_kallsyms_raw r = { 0 };
-	uint16_t tidx[256];
+	struct kmp_kallsyms_raw *r = &t->raw;
 	uint64_t num, base;
 	size_t tlen = 0;
-	char *ttab = NULL;
-	int32_t *offs = NULL;
-	uint8_t *names = NULL;
-	bool ok = false;
 
-	memset(ks, 0, sizeof(*ks));
+	memset(t, 0, sizeof(*t));
 	if (!kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_names", &a_names) ||
 	    !kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_num_syms", &a_num) ||
 	    !kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_token_table", &a_ttab) ||
@@ -603,10 +606,10 @@ bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char 
 			   "(SYMBOL(kallsyms_names) etc., Linux 6.0 on)");
 		return false;
 	}
-	r.have_base = kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_relative_base", &a_base);
+	r->have_base = kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_relative_base", &a_base);
 	if (!kmp_read_uint(mem, a_num, 4, &num, err) ||
-	    !kmp_read(mem, a_tidx, tidx, sizeof(tidx), err) ||
-	    (r.have_base && !kmp_read_uint(mem, a_base, 8, &base, err)))
+	    !kmp_read(mem, a_tidx, t->tidx, sizeof(t->tidx), err) ||
+	    (r->have_base && !kmp_read_uint(mem, a_base, 8, &base, err)))
 		return false;
 	if (!num || num > KMP_KALLSYMS_MAX_SYMS) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "the kernel's kallsyms_num_syms is %" PRIu64
@@ -614,28 +617,108 @@ bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char 
 		return false;
 	}
 	for (int i = 0; i < 256; i++)
-		tlen = tidx[i] + (size_t)1 > tlen ? tidx[i] + (size_t)1 : tlen;
+		tlen = t->tidx[i] + (size_t)1 > tlen ? t->tidx[i] + (size_t)1 : tlen;
 	tlen += 256;	/* the last token: at most this long */
-	if (!(ttab = malloc(tlen)) || !(offs = kmp_map_alloc(num * sizeof(*offs)))) {
+	r->num = (uint32_t)num;
+	if (!(t->ttab = malloc(tlen)) || !(t->offs = kmp_map_alloc(num * sizeof(*t->offs)))) {
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory for the kernel's symbol table");
-		goto out;
+		goto fail;
 	}
-	if (!kmp_read(mem, a_ttab, ttab, tlen, err) ||
-	    !kmp_read_bulk(mem, a_off, offs, num * sizeof(*offs), err) ||
-	    !(names = read_names(mem, a_names, (uint32_t)num, &r.names_len, err)))
+	if (!kmp_read(mem, a_ttab, t->ttab, tlen, err) ||
+	    !kmp_read_bulk(mem, a_off, t->offs, num * sizeof(*t->offs), err) ||
+	    !(t->names = read_names(mem, a_names, (uint32_t)num, &r->names_len, err)))
+		goto fail;
+	r->names = t->names;
+	r->token_index = t->tidx;
+	r->token_table = t->ttab;
+	r->token_len = tlen;
+	r->offsets = t->offs;
+	r->offsets_addr = a_off;
+	r->relative_base = r->have_base ? base : 0;
+	return true;
+fail:
+	kmp_kallsyms_tables_free(t);
+	return false;
+}
+
+size_t kmp_kallsyms_raw_find(const struct kmp_kallsyms_raw *r, uint64_t kaslr,
+			     struct kmp_sym *syms, size_t n)
+{
+	struct kmp_kallsyms_tokens *tok = malloc(sizeof(*tok));
+	unsigned char *binfo = calloc(n ? n : 1, 1);
+	bool abs_percpu = false;
+	size_t pos = 0, found = 0;
+
+	for (size_t q = 0; q < n; q++)
+		syms[q].found = false, syms[q].size = 0;
+	if (!tok || !binfo || !r->num || r->num > KMP_KALLSYMS_MAX_SYMS)
 		goto out;
-	r.names = names;
-	r.token_index = tidx;
-	r.token_table = ttab;
-	r.token_len = tlen;
-	r.offsets = offs;
-	r.num = (uint32_t)num;
-	r.offsets_addr = a_off;
-	r.relative_base = r.have_base ? base : 0;
-	ok = kmp_kallsyms_decode(ks, &r, kaslr, err);
+	check_tokens(r->token_table, r->token_len, r->token_index, tok);
+	for (uint32_t i = 0; r->have_base && i < r->num; i++)
+		abs_percpu |= r->offsets[i] < 0;
+	for (uint32_t i = 0; i < r->num && pos < r->names_len; i++) {
+		size_t len = r->names[pos++];
+		const uint8_t *p;
+
+		if (len & 0x80) {
+			if (pos >= r->names_len)
+				break;
+			len = (len & 0x7f) | (size_t)r->names[pos++] << 7;
+		}
+		if (!len || len > r->names_len - pos)
+			break;		/* damaged: the decoder says where */
+		p = r->names + pos;
+		pos += len;
+		for (size_t q = 0; q < n; q++) {
+			const char *c = syms[q].name;
+			bool same = true;
+			uint64_t addr;
+			unsigned char info;
+
+			for (size_t k = 0; k < len && same; k++) {
+				const char *tk = r->token_table + tok->at[p[k]];
+				size_t tn = tok->len[p[k]];
+
+				same = tn > 0;
+				for (size_t x = !k; x < tn && same; x++)
+					same = *c && *c++ == tk[x];
+			}
+			if (!same || *c)
+				continue;
+			addr = sym_address(r, i, abs_percpu);
+			if (!kept(r, i, addr, kaslr, abs_percpu))
+				continue;
+			/* the decoder's rule (better()): global over local, then the lower address */
+			info = sym_info(r->token_table[tok->at[p[0]]]);
+			if (syms[q].found) {
+				bool g = ELF64_ST_BIND(info) == STB_GLOBAL;
+				bool bg = ELF64_ST_BIND(binfo[q]) == STB_GLOBAL;
+
+				if (g != bg ? !g : addr - kaslr >= syms[q].addr)
+					continue;
+			}
+			found += !syms[q].found;
+			syms[q].found = true;
+			syms[q].addr = addr - kaslr;
+			binfo[q] = info;
+		}
+	}
 out:
-	kmp_map_free(names, KMP_KALLSYMS_MAX_NAMES + 65536);
-	kmp_map_free(offs, num * sizeof(*offs));
-	free(ttab);
+	free(tok);
+	free(binfo);
+	return found;
+}
+
+bool kmp_kallsyms_load(struct kmp_kallsyms *ks, struct kmp_mem *mem, const char *vmcoreinfo,
+		       uint64_t kaslr, struct kmp_err *err)
+{
+	struct kmp_kallsyms_tables t;
+	bool ok;
+
+	memset(ks, 0, sizeof(*ks));
+	if (!kmp_kallsyms_read(&t, mem, vmcoreinfo, err))
+		return false;
+	ok = kmp_kallsyms_decode(ks, &t.raw, kaslr, err);
+	kmp_kallsyms_tables_free(&t);
 	return ok;
 }

@@ -46,7 +46,7 @@ struct kmp_kallsyms {
 	char *ttab;		/* kallsyms_token_table */
 	struct kmp_kallsyms_tokens *tok;	/* each token's place and length, checked */
 	uint32_t *byname;	/* open-addressed index by name hash (kallsyms.c), 0: free */
-	size_t nbyname;		/* a power of two, at least 2 * n */
+	size_t nbyname;		/* a power of two, at least 4/3 of n */
 	bool relative_base;	/* 6.x: offsets from kallsyms_relative_base */
 	bool abs_percpu;	/* ... with per-CPU symbols as absolute values */
 };
@@ -123,5 +123,31 @@ struct kmp_kallsyms_raw {
 };
 bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw *raw,
 			 uint64_t kaslr, struct kmp_err *err);
+
+/*
+ * kmp_kallsyms_load() in steps, so that a caller can look a few names up
+ * before the table is decoded (vmdump.c: the BTF's bounds, read while the
+ * decoded table is not yet in memory): the tables as the kernel keeps
+ * them, read from @mem (the same errors as kmp_kallsyms_load()), then
+ * kmp_kallsyms_decode() of @t->raw, then kmp_kallsyms_tables_free().
+ */
+struct kmp_kallsyms_tables {
+	struct kmp_kallsyms_raw raw;
+	uint16_t tidx[256];
+	char *ttab;
+	int32_t *offs;
+	uint8_t *names;
+};
+bool kmp_kallsyms_read(struct kmp_kallsyms_tables *t, struct kmp_mem *mem, const char *vmcoreinfo,
+		       struct kmp_err *err);
+void kmp_kallsyms_tables_free(struct kmp_kallsyms_tables *t);
+/*
+ * Each of @syms by name in the raw tables, by the rule of
+ * kmp_kallsyms_find() (no sizes: 0), in one pass without decoding them;
+ * the number found.  A damaged table is read up to its damage only (the
+ * decoder then says what it is).
+ */
+size_t kmp_kallsyms_raw_find(const struct kmp_kallsyms_raw *r, uint64_t kaslr,
+			     struct kmp_sym *syms, size_t n);
 
 #endif

@@ -20,6 +20,7 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 			   uint64_t kaslr, struct kmp_err *err)
 {
 	struct kmp_sym b[2] = { { .name = "__start_BTF" }, { .name = "__stop_BTF" } };
+	struct kmp_kallsyms_tables t = { 0 };
 
 	memset(v, 0, sizeof(*v));
 	v->fd = -1;
@@ -30,19 +31,43 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
-	if (!kmp_kallsyms_load(v->ks, mem, vmcoreinfo, kaslr, err))
+	/*
+	 * The BTF's bounds from the tables as read, the BTF parsed, and only
+	 * then the symbol table decoded: libbpf holds two copies of the BTF
+	 * while it parses, the peak of the run, and the decoded table is not
+	 * in memory beside them (issue 33's 15 MB).  When the raw tables do
+	 * not give both bounds, the decoder's answer (the damage, or no BTF).
+	 */
+	if (!kmp_kallsyms_read(&t, mem, vmcoreinfo, err))
 		goto fail;
-	kmp_kallsyms_find(v->ks, b, 2);
-	if (!b[0].found || !b[1].found) {
-		kmp_seterr(err, KMP_ERR_VMLINUX, "the kernel has no BTF (no __start_BTF/__stop_BTF in "
-			   "its kallsyms: built without CONFIG_DEBUG_INFO_BTF)");
-		goto fail;
+	if (kmp_kallsyms_raw_find(&t.raw, kaslr, b, 2) == 2) {
+		if (!kmp_btf_load(v->btf, mem, b[0].addr + kaslr, b[1].addr + kaslr, err)) {
+			struct kmp_err why;
+
+			/* bounds from a damaged table: say so, not what they pointed at */
+			if (!kmp_kallsyms_decode(v->ks, &t.raw, kaslr, &why))
+				*err = why;
+			goto fail;
+		}
+		if (!kmp_kallsyms_decode(v->ks, &t.raw, kaslr, err))
+			goto fail;
+	} else {
+		if (!kmp_kallsyms_decode(v->ks, &t.raw, kaslr, err))
+			goto fail;
+		kmp_kallsyms_find(v->ks, b, 2);
+		if (!b[0].found || !b[1].found) {
+			kmp_seterr(err, KMP_ERR_VMLINUX, "the kernel has no BTF (no __start_BTF/"
+				   "__stop_BTF in its kallsyms: built without CONFIG_DEBUG_INFO_BTF)");
+			goto fail;
+		}
+		if (!kmp_btf_load(v->btf, mem, b[0].addr + kaslr, b[1].addr + kaslr, err))
+			goto fail;
 	}
-	if (!kmp_btf_load(v->btf, mem, b[0].addr + kaslr, b[1].addr + kaslr, err))
-		goto fail;
+	kmp_kallsyms_tables_free(&t);
 	kmp_kallsyms_index(v->ks);
 	return true;
 fail:
+	kmp_kallsyms_tables_free(&t);
 	kmp_vmlinux_close(v);
 	return false;
 }
