@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint16_t tidx[256];
 	int32_t *offs;
 	size_t tlen;
+	uint64_t kaslr;
 
 	if (size < 1 + 2 + 512 + 2)
 		return 0;
@@ -60,11 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size -= r.num * 4;
 	r.names = data;
 	r.names_len = size;
-	if (kmp_kallsyms_decode(&ks, &r, data[-1] & 1 ? 0x1000000 : 0, &err)) {
+	kaslr = data[-1] & 1 ? 0x1000000 : 0;
+	if (kmp_kallsyms_decode(&ks, &r, kaslr, &err)) {
 		kmp_kallsyms_index(&ks);
 		for (size_t i = 0; i < ks.n; i++) {
 			char n[KMP_KALLSYMS_NAME_MAX + 1];
-			struct kmp_sym q = { .name = n };
+			struct kmp_sym q = { .name = n }, rq = { .name = n };
 			size_t l;
 
 			kmp_kallsyms_name(&ks, i, n, sizeof(n));
@@ -75,6 +77,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			kmp_kallsyms_find(&ks, &q, 1);
 			if (!q.found)
+				abort();
+			/* the pass over the tables as read answers as the decoded table */
+			if (i < 64 && (kmp_kallsyms_raw_find(&r, kaslr, &rq, 1) != 1 || rq.addr != q.addr))
 				abort();
 			if (i && kmp_kallsyms_addr(&ks, i) < kmp_kallsyms_addr(&ks, i - 1))
 				abort();	/* by address */
@@ -92,6 +97,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kmp_kallsyms_free(&ks);
 	} else if (err.kind != KMP_ERR_FORMAT && err.kind != KMP_ERR_NOMEM) {
 		abort();
+	} else {
+		struct kmp_sym q[2] = { { .name = "a" }, { .name = "mempool_alloc" } };
+
+		kmp_kallsyms_raw_find(&r, kaslr, q, 2);	/* bounded on a damaged table too */
 	}
 	free(offs);
 	return 0;
