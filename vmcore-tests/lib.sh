@@ -76,3 +76,28 @@ kernel_tarball() {
 	fi
 	echo "$tb"
 }
+
+# ctype_tree TARBALL CACHE: the two files of a kernel source tarball that
+# analyzer/tests/kernel_ctype.sh compiles (lib/ctype.c,
+# include/linux/ctype.h), unpacked once into CACHE/NAME-KEY (KEY: the
+# tarball's path, size and time; other keys' copies of NAME removed), and
+# that directory's path printed; false when there is no such tarball or
+# the files are not in it.  (Unpacking linux-source-X.tar.xz for them costs
+# ~10 s of a CPU, each run of the test without this.)
+ctype_tree() {
+	local tb=$1 cache=$2 d key
+	[ -f "$tb" ] || return 1
+	key=$(stat -L -c '%n %s %Y' "$tb" | sha256sum | cut -c1-16)
+	d=$cache/$(basename "$tb")-$key
+	if [ ! -f "$d/lib/ctype.c" ] || [ ! -f "$d/include/linux/ctype.h" ]; then
+		rm -rf "$cache/$(basename "$tb")"-*
+		mkdir -p "$d.tmp"
+		tar -xJf "$tb" -C "$d.tmp" --wildcards --no-wildcards-match-slash \
+			'*/lib/ctype.c' '*/include/linux/ctype.h' 2> /dev/null &&
+			[ "$(ls "$d.tmp" | wc -l)" = 1 ] && mv "$d.tmp"/* "$d" || { rm -rf "$d.tmp" "$d"; return 1; }
+		rm -rf "$d.tmp"
+		[ -f "$d/lib/ctype.c" ] && [ -f "$d/include/linux/ctype.h" ] || { rm -rf "$d"; return 1; }
+	fi
+	echo "$d"
+}
+

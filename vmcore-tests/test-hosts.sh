@@ -5,8 +5,9 @@
 # user would on such a host: apt-get install make, `make deps` (qemu/deps.sh
 # picks that release's names: clang-N, libclang-rt-N-dev, linux-source-X),
 # `make analyzer`, its unit tests (analyzer-check), the fuzz harnesses
-# built with that clang and run briefly; then the .deb (dpkg-buildpackage
-# -b), its Depends checked against the package that ships the libkdumpfile
+# built with that clang and three run 1 s each (that they run: make test's
+# fuzz step fuzzes); then the .deb (dpkg-buildpackage -b, from a copy
+# without the build folder), its Depends checked against the package that ships the libkdumpfile
 # that release has, the .deb installed with apt, and the installed
 # kmempool's info, waiters and scan run on a stock dump (the release's own,
 # build/t/stock-hang-SUITE from make test-stock SUITE=..., else the first
@@ -15,7 +16,15 @@
 # packages is kept (build/debian-SUITE/host, keyed by the suite and
 # deps.sh); the source is copied in afresh each run, beside the build
 # folder of the last run (make rebuilds what changed: the files keep their
-# times).
+# times), which is kept while the chroot's packages and analyzer/Makefile
+# (the flags, which make does not track) are the same.  Every compile
+# goes through ccache (the chroot's /var/cache/kmp/ccache, carried over
+# when the chroot is made anew; ccache keys an object by the compiler's
+# size and time, its arguments and the contents of every file it reads),
+# so the .deb's build from scratch and a build folder started anew take
+# from it what did not change.  The kernel ctype test of analyzer-check
+# reads two files of the release's linux-source tarball, unpacked once
+# into /var/cache/kmp/ctype (keyed by the tarball's size and time).
 #   vmcore-tests/test-hosts.sh [--build|--run] [SUITE...]
 # --build: everything up to the installed .deb; --run: the installed
 # kmempool on the stock dumps (after --build; make test runs the build
@@ -30,7 +39,9 @@ SUITES=${*:-${HOST_SUITES:-trixie sid}}
 
 # in_host R CMD...: CMD in chroot R with /proc mounted and each directory
 # of $BINDS ("HOSTDIR:NAME ...") read-only at /NAME (all unmounted however
-# CMD ends).
+# CMD ends); cc, gcc and clang-N are ccache's there once make deps has
+# installed it (ccache_links).
+CCACHE_LINKS=/usr/local/lib/kmp-ccache
 in_host() {
 	local r=$1
 	shift
@@ -45,8 +56,29 @@ in_host() {
 			mount -o remount,bind,ro "$r/${b##*:}" || exit 1
 		done
 		chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+			CCACHE_DIR=/var/cache/kmp/ccache CCACHE_MAXSIZE=2G \
+			PATH=$CCACHE_LINKS:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 	)
+}
+
+# ccache_links R: cc, gcc and each clang-N of chroot R as links to its
+# ccache, in CCACHE_LINKS (first in in_host's PATH); none without ccache.
+ccache_links() {
+	local r=$1 c
+	rm -rf "${r:?}$CCACHE_LINKS"
+	[ -x "$r/usr/bin/ccache" ] || return 0
+	mkdir -p "$r$CCACHE_LINKS"
+	for c in cc gcc $(cd "$r/usr/bin" && ls clang-[0-9]* 2> /dev/null); do
+		[ -L "$r/usr/bin/$c" ] || [ -f "$r/usr/bin/$c" ] && ln -s /usr/bin/ccache "$r$CCACHE_LINKS/$c"
+	done
+	return 0
+}
+
+# ccache_hits R: "ccache: H of N compiles cached" since the last ccache -z in R.
+ccache_hits() {
+	in_host "$1" ccache --print-stats 2> /dev/null | awk -F '\t' '
+		$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m += $2 }
+		END { if (h + m) printf "ccache: %d of %d compiles cached", h, h + m; else printf "no ccache" }'
 }
 
 one() {
@@ -61,7 +93,7 @@ one() {
 # build_one SUITE R L: the chroot, make deps, the analyzer, its tests, the
 # .deb installed; false when a later step cannot go on.
 build_one() {
-	local s=$1 R=$2 L=$3 key t0 rel ver dep want pk
+	local s=$1 R=$2 L=$3 key t0 rel ver dep want pk ct
 	rm -f "$L/installed.sha256"
 	if [ ! -f "$SUITE_D/minbase.tar" ]; then
 		stage "$s: debootstrap (once, shared with the stock rig's chroot)"
@@ -71,8 +103,13 @@ build_one() {
 	t0=$(date +%s)
 	if [ "$(cat "$R/.kmp-key" 2>/dev/null)" != "$key" ]; then
 		suite_root_busy "$R" && { not_ok "$s: something is mounted below $R"; return 1; }
+		# The caches (ccache, the ctype files) go to the new chroot: keyed by their inputs.
+		rm -rf "$SUITE_D/host-cache.keep"
+		[ -d "$R/var/cache/kmp" ] && mv "$R/var/cache/kmp" "$SUITE_D/host-cache.keep"
 		rm -rf "$R"; mkdir -p "$R"
 		tar -C "$R" -xf "$SUITE_D/minbase.tar"
+		mkdir -p "$R/var/cache"
+		[ -d "$SUITE_D/host-cache.keep" ] && mv "$SUITE_D/host-cache.keep" "$R/var/cache/kmp"
 		mkdir -p "$R/etc/dpkg/dpkg.cfg.d"
 		echo force-unsafe-io > "$R/etc/dpkg/dpkg.cfg.d/kmp-unsafe-io"
 		cp /etc/resolv.conf "$R/etc/resolv.conf"
@@ -97,9 +134,13 @@ build_one() {
 		not_ok "$s: make deps failed ($L/deps.log: $( (grep -m3 -E '^(E:|deps:)' "$L/deps.log" || tail -2 "$L/deps.log") | tr '\n' ' '))"
 		return 1
 	fi
+	ccache_links "$R"
 	# The kept build folder only over the same packages (sid moves: a new
-	# library's headers mean a build from scratch).
-	pk=$(in_host "$R" dpkg-query -W -f='${Package} ${Version}\n' | sha256sum | cut -c1-16)
+	# library's headers mean a build from scratch) and the same
+	# analyzer/Makefile (make does not rebuild what a changed flag changes;
+	# ccache has what did not change).
+	pk=$( (in_host "$R" dpkg-query -W -f='${Package} ${Version}\n'; cat "$R/src/analyzer/Makefile") |
+		sha256sum | cut -c1-16)
 	if [ "$(cat "$R/.kmp-pkgs" 2>/dev/null)" != "$pk" ]; then
 		rm -rf "$R/src/build"
 		echo "$pk" > "$R/.kmp-pkgs"
@@ -114,29 +155,37 @@ build_one() {
 		not_ok "$s: make analyzer against libkdumpfile $ver failed ($L/analyzer.log: $(grep -m3 -E 'error|Error' "$L/analyzer.log" | tr '\n' ' '))"
 		return 1
 	fi
-	# The unit tests against this release's libraries (ASan+UBSan).
-	if in_host "$R" make -s -C /src analyzer-check > "$L/check.log" 2>&1; then
+	# The unit tests against this release's libraries (ASan+UBSan); the
+	# kernel ctype test on the two files of the release's linux-source
+	# tarball, the one it would unpack for them (see the top).
+	ct=$(ls -v "$R"/usr/src/linux-source-*.tar.xz 2>/dev/null | tail -1)
+	ct=$(ctype_tree "$ct" "$R/var/cache/kmp/ctype") && ct=KMP_KERNEL_SRC=${ct#"$R"} || ct=
+	if in_host "$R" env $ct make -s -C /src analyzer-check > "$L/check.log" 2>&1; then
 		ok "$s: make analyzer-check passes ($(grep -c '^ok - ' "$L/check.log") ok lines)"
 	else
 		not_ok "$s: make analyzer-check: $(grep -c '^not ok' "$L/check.log") not ok ($L/check.log: $(grep -m2 '^not ok' "$L/check.log" | tr '\n' ' '))"
 	fi
-	# The libFuzzer harnesses with the release's clang and runtime (make deps): built, each
-	# of three run 5 s.
-	if in_host "$R" sh -c 'make -s -C /src/analyzer O=/src/build/analyzer fuzz-build &&
-			FUZZ_JOBS=1 bash /src/analyzer/fuzz/run.sh /src/build/analyzer/fuzz 5 \
+	# The libFuzzer harnesses with the release's clang and runtime (make deps): all
+	# built (the Makefile's clang: clang, else the newest clang-N; through
+	# ccache), three of them run 1 s each from their corpus: they start and
+	# run on this release (make test's fuzz step does the fuzzing, 6 s each).
+	if in_host "$R" sh -c 'c=$(command -v clang || ls /usr/bin/clang-[0-9]* | sort -V | tail -1)
+			command -v ccache > /dev/null && c="ccache $c"
+			make -s -C /src/analyzer O=/src/build/analyzer FUZZ_CC="$c" fuzz-build &&
+			FUZZ_JOBS=1 bash /src/analyzer/fuzz/run.sh /src/build/analyzer/fuzz 1 \
 			fuzz_kobjs fuzz_diskdump fuzz_flat' > "$L/fuzz.log" 2>&1 &&
 	   [ "$(grep -c '^ok - fuzz: ' "$L/fuzz.log")" = 3 ]; then
-		ok "$s: the fuzz harnesses build with $(in_host "$R" sh -c 'ls /usr/bin/clang-[0-9]* | sort -V | tail -1' | xargs basename) and run ($(grep -o 'fuzz_kobjs [0-9]* execs' "$L/fuzz.log"))"
+		ok "$s: the fuzz harnesses build with $(in_host "$R" sh -c 'ls /usr/bin/clang-[0-9]* | sort -V | tail -1' | xargs basename) and three run 1 s each ($(grep -oE 'fuzz_[a-z]+ [0-9]+ execs' "$L/fuzz.log" | sed 's/ execs//' | paste -sd, - | sed 's/,/, /g') execs)"
 	else
 		not_ok "$s: fuzz harnesses ($L/fuzz.log: $(grep -m2 -E 'not ok|rror' "$L/fuzz.log" | tr '\n' ' '))"
 	fi
 	# The package, its dependency on this release's libkdumpfile, installed with apt.
 	t0=$(date +%s)
-	rm -rf "$R/deb"; mkdir -p "$R/deb"
-	cp -a "$R/src" "$R/deb/kmempool" && rm -rf "$R/deb/kmempool/build"
-	if in_host "$R" sh -c 'cd /deb/kmempool && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b' \
+	rm -rf "$R/deb"; mkdir -p "$R/deb/kmempool"
+	if find "$R/src" -mindepth 1 -maxdepth 1 ! -name build -exec cp -a -t "$R/deb/kmempool" {} + &&
+	   in_host "$R" sh -c 'ccache -z > /dev/null 2>&1; cd /deb/kmempool && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b' \
 		> "$L/deb.log" 2>&1; then
-		ok "$s: dpkg-buildpackage -b ($(( $(date +%s) - t0 )) s)"
+		ok "$s: dpkg-buildpackage -b ($(( $(date +%s) - t0 )) s; $(ccache_hits "$R"))"
 	else
 		not_ok "$s: dpkg-buildpackage failed ($L/deb.log: $(tail -3 "$L/deb.log" | tr '\n' ' '))"
 		return 1
