@@ -101,3 +101,8 @@ ctype_tree() {
 	echo "$d"
 }
 
+# files_hash: a hash of the files named on stdin (NUL-separated, relative
+# to the current directory), of their names and contents in name order.
+files_hash() {
+	LC_ALL=C sort -z | xargs -0 sha256sum -- 2> /dev/null | sha256sum | cut -c1-16
+}
