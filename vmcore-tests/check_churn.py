@@ -55,8 +55,10 @@ def num(p, k):
 def mixed(p, kind):
     """Why the line p of a churn pool cannot be one pool, or None: a size or
     min_nr its instance does not carry, or counters the kernel never keeps
-    (0 <= low_nr <= curr_nr <= min_nr; a zero-minimum pool keeps at most one
-    element since Linux 6.17)."""
+    (0 <= curr_nr, low_nr <= min_nr; a zero-minimum pool keeps at most one
+    element since Linux 6.17; low_nr above curr_nr is a pool mempool_resize()
+    is shrinking: it drops the lock between the elements it frees and resets
+    low_nr after the last)."""
     mn, cur, low, size = num(p, "min_nr"), num(p, "curr_nr"), num(p, "low_nr"), num(p, "elem_size")
     m = INSTANCE[kind].fullmatch(p.get("instance", "-")) if kind in INSTANCE else None
     if m and kind == "kmalloc":
@@ -70,8 +72,8 @@ def mixed(p, kind):
         return f"min_nr {mn}, instance says {m.group(1)}"
     if mn is not None and cur is not None and not 0 <= cur <= max(mn, 1):
         return f"curr_nr {cur} with min_nr {mn}"
-    if low is not None and cur is not None and not 0 <= low <= cur:
-        return f"low_nr {low} with curr_nr {cur}"
+    if low is not None and mn is not None and not 0 <= low <= max(mn, 1):
+        return f"low_nr {low} with min_nr {mn}"
     return None
 
 

@@ -68,11 +68,15 @@ bool kmp_poolrec_counters(const struct kmp_layout *l, const unsigned char *buf,
 /*
  * What the kernel keeps under the pool's lock (low_nr: the series'): the
  * reserve holds 0 to min_nr elements, a zero-minimum pool's 0 or 1 since
- * Linux 6.17 (poolrule.h), and low_nr is the least it has held.
+ * Linux 6.17 (poolrule.h), and low_nr is the least it has held, so never
+ * more than min_nr.  Not always at most curr_nr: mempool_resize() drops
+ * the lock between the elements it frees when it shrinks a pool and sets
+ * low_nr (and min_nr) only after the last, so until then curr_nr falls
+ * below low_nr, a state /proc/mempool prints as it is.
  */
 bool kmp_poolrec_counters_ok(const struct kmp_pool *p)
 {
-	return p->low_nr >= 0 && p->low_nr <= p->curr_nr &&
+	return p->low_nr >= 0 && p->low_nr <= kmp_pool_capacity(p->min_nr, p->elements) &&
 	       kmp_pool_curr_ok(p->min_nr, p->curr_nr, p->elements);
 }
 

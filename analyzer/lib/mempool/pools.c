@@ -78,8 +78,8 @@ static bool check_counters(struct kmp_pw *a, uint64_t addr, struct kmp_pool *p,
 		return true;
 	if (a->mem->live && !kmp_pw_still_listed(a, addr, err))
 		return false;
-	kmp_pw_note(a, "mempool at 0x%" PRIx64 " left out as corrupt: its counters break 0 <= low_nr "
-	     "<= curr_nr <= %s (min_nr %" PRId64 ", curr_nr %" PRId64 ", low_nr %" PRId64
+	kmp_pw_note(a, "mempool at 0x%" PRIx64 " left out as corrupt: its counters break 0 <= "
+	     "curr_nr, low_nr <= %s (min_nr %" PRId64 ", curr_nr %" PRId64 ", low_nr %" PRId64
 	     "; name %.64s)", addr, p->min_nr ? "min_nr" : kmp_pool_capacity(0, p->elements) ?
 	     "1, a zero-minimum pool's one slot" : "0, a zero-minimum pool without slots",
 	     p->min_nr, p->curr_nr, p->low_nr, p->name);

@@ -130,8 +130,9 @@ extern long kmp_live_pause_ns;
  * failed, no memory).
  *
  * A pool whose name, owner or instance breaks the kernel's rule, or
- * whose counters break 0 <= low_nr <= curr_nr <= min_nr (which the kernel
- * keeps under the pool's lock), is left out (one note each) and a wait queue that cannot be counted makes that count
+ * whose counters break 0 <= curr_nr, low_nr <= min_nr (which the kernel
+ * keeps under the pool's lock; low_nr above curr_nr is a pool being
+ * shrunk, poolrec.c), is left out (one note each) and a wait queue that cannot be counted makes that count
  * unknown (one note); the walk goes on.  On live memory each pool is
  * checked again after its strings are read (still linked, the same
  * name and owner pointers), so a pool freed while it was read is not

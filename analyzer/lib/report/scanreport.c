@@ -84,9 +84,10 @@ static void series_counters(const struct kmp_kernel *k, const struct kmp_poolinf
 	sv->nr_wait = rd(k, pi->addr, &l->nr_wait, &ok);
 	if (!ok)
 		add_why(sv, "its counters cannot be read");
-	else if (sv->low_nr < 0 || sv->low_nr > pi->curr_nr)
-		add_why(sv, "its counters break 0 <= low_nr <= curr_nr (curr_nr %" PRId64
-			", low_nr %" PRId64 ")", pi->curr_nr, sv->low_nr);
+	else if (sv->low_nr < 0 || sv->low_nr > (pi->min_nr > 1 ? pi->min_nr : 1))
+		/* (above curr_nr is the kernel's while mempool_resize() shrinks: poolrec.c) */
+		add_why(sv, "its counters break 0 <= low_nr <= min_nr (min_nr %" PRId64
+			", low_nr %" PRId64 ")", pi->min_nr, sv->low_nr);
 	else
 		sv->counters_ok = true;
 }

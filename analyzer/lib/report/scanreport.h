@@ -25,7 +25,7 @@ struct kmp_scanreport_opts {
  */
 struct kmp_series_vals {
 	bool have;		/* the kernel has the series */
-	bool counters_ok;	/* read, and 0 <= low_nr <= curr_nr */
+	bool counters_ok;	/* read, and 0 <= low_nr <= min_nr */
 	bool name_ok;		/* read, and a name by the kernel's rule */
 	int64_t low_nr;
 	uint64_t nr_reserve, nr_wait;
