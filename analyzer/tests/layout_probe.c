@@ -18,35 +18,18 @@
 
 static int missing;
 
-/* Appends alternative @a of @p, as shown (no back quotes), to @buf. */
-static void alt_text(enum kmp_piece p, unsigned int a, char *buf, size_t size)
-{
-	bool first = true;
-
-	for (size_t i = 0; i < kmp_nkalts; i++) {
-		const struct kmp_kalt *k = &kmp_kalts[i];
-		size_t n = strlen(buf);
-
-		if (k->piece != p || k->alt != a)
-			continue;
-		snprintf(buf + n, size - n, "%s", buf[0] && first ? ", " : first ? "" : " + ");
-		for (const char *s = k->shown; *s; s++) {
-			n = strlen(buf);
-			if (*s != '`' && n + 1 < size)
-				buf[n] = *s, buf[n + 1] = '\0';
-		}
-		first = false;
-	}
-}
-
 /* Piece @p's line: the alternatives in mask @alts (bit a: alternative a), MISSING if none. */
 static void piece(enum kmp_piece p, unsigned int alts)
 {
 	char buf[400] = "";
 
-	for (unsigned int a = 0; a < kmp_piece_nalts(p); a++)
-		if (alts & (1u << a))
-			alt_text(p, a, buf, sizeof(buf));
+	for (unsigned int a = 0; a < kmp_piece_nalts(p); a++) {
+		if (!(alts & (1u << a)))
+			continue;
+		if (buf[0])
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", ");
+		kmp_piece_alt(p, a, false, buf, sizeof(buf));
+	}
 	printf("%-24s %s\n", kmp_piece_title(p), alts ? buf : "MISSING");
 	missing += !alts;
 }

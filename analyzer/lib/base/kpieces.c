@@ -121,27 +121,34 @@ static void add(char *buf, size_t size, const char *s, bool md)
 	buf[n] = '\0';
 }
 
+const char *kmp_piece_alt(enum kmp_piece p, unsigned int a, bool md, char *buf, size_t size)
+{
+	const char *when = NULL;
+	bool first = true;
+
+	for (size_t i = 0; i < kmp_nkalts; i++) {
+		if (kmp_kalts[i].piece != p || kmp_kalts[i].alt != a)
+			continue;
+		add(buf, size, first ? "" : " + ", md);
+		add(buf, size, kmp_kalts[i].shown, md);
+		when = when ? when : kmp_kalts[i].when;
+		first = false;
+	}
+	return when;
+}
+
 char *kmp_piece_list(enum kmp_piece p, bool md, char *buf, size_t size)
 {
 	unsigned int n = kmp_piece_nalts(p);
-	const char *when;
 
 	if (!size)
 		return buf;
 	buf[0] = '\0';
 	for (unsigned int a = 0; a < n; a++) {
-		bool first = true;
+		const char *when;
 
-		when = NULL;
 		add(buf, size, a ? "; " : "", md);
-		for (size_t i = 0; i < kmp_nkalts; i++) {
-			if (kmp_kalts[i].piece != p || kmp_kalts[i].alt != a)
-				continue;
-			add(buf, size, first ? "" : " + ", md);
-			add(buf, size, kmp_kalts[i].shown, md);
-			when = when ? when : kmp_kalts[i].when;
-			first = false;
-		}
+		when = kmp_piece_alt(p, a, md, buf, size);
 		if (when) {
 			add(buf, size, " (", md);
 			add(buf, size, when, md);

@@ -51,6 +51,13 @@ const char *kmp_piece_title(enum kmp_piece p);
 unsigned int kmp_piece_nalts(enum kmp_piece p);
 
 /*
+ * Alternative @a of @p as shown, its names joined by " + ", appended to
+ * @buf (NUL-terminated, of @size: never past it), without the README's
+ * back quotes unless @md; the kernels that have it, NULL if not said.
+ */
+const char *kmp_piece_alt(enum kmp_piece p, unsigned int a, bool md, char *buf, size_t size);
+
+/*
  * @p's alternatives as one line, "a (to 6.9); b (6.10 on)", into @buf
  * (truncated to @size); @buf.  @md: with the README's back quotes.
  */

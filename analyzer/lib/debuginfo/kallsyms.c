@@ -198,21 +198,34 @@ void kmp_kallsyms_name(const struct kmp_kallsyms *ks, size_t i, char *out, size_
 	out[o] = '\0';
 }
 
-/* Is symbol @i's name @q?  (Most names differ in their first characters.) */
-static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
+/*
+ * Do the @nt tokens @p of token table @ttab spell @q (after the type
+ * letter)?  A token that is not good (tok->len 0) spells nothing.  (Most
+ * names differ in their first characters.)
+ */
+static bool tokens_spell(const char *ttab, const struct kmp_kallsyms_tokens *tok,
+			 const uint8_t *p, size_t nt, const char *q)
 {
-	size_t nt;
-	const uint8_t *p = tokens(ks, i, &nt);
-
 	for (size_t k = 0; k < nt; k++) {
-		const char *tk = ks->ttab + ks->tok->at[p[k]];
-		size_t n = ks->tok->len[p[k]];
+		const char *tk = ttab + tok->at[p[k]];
+		size_t n = tok->len[p[k]];
 
+		if (!n)
+			return false;
 		for (size_t c = !k; c < n; c++)	/* (the first token's first: the type letter) */
 			if (*q++ != tk[c])
 				return false;
 	}
 	return !*q;
+}
+
+/* Is symbol @i's name @q? */
+static bool name_is(const struct kmp_kallsyms *ks, size_t i, const char *q)
+{
+	size_t nt;
+	const uint8_t *p = tokens(ks, i, &nt);
+
+	return tokens_spell(ks->ttab, ks->tok, p, nt, q);
 }
 
 /* The first symbol in [lo, hi) whose address is above @a, or at least @a (hi if none). */
@@ -310,13 +323,22 @@ void kmp_kallsyms_index(struct kmp_kallsyms *ks)
 	ks->hash = NULL;
 }
 
-/* Is @i a better answer for a name than @best: global over local, then the lower address. */
+/*
+ * The rule for a name several symbols have: is one of type @info at
+ * @addr a better answer than one of @binfo at @baddr?  Global over local,
+ * then the lower address.
+ */
+static bool better_sym(unsigned char info, uint64_t addr, unsigned char binfo, uint64_t baddr)
+{
+	bool g = ELF64_ST_BIND(info) == STB_GLOBAL, bg = ELF64_ST_BIND(binfo) == STB_GLOBAL;
+
+	return g != bg ? g : addr < baddr;
+}
+
 static bool better(const struct kmp_kallsyms *ks, size_t i, size_t best)
 {
-	bool g = ELF64_ST_BIND(kmp_kallsyms_info(ks, i)) == STB_GLOBAL;
-	bool bg = ELF64_ST_BIND(kmp_kallsyms_info(ks, best)) == STB_GLOBAL;
-
-	return g != bg ? g : ks->off[i] < ks->off[best];
+	return better_sym(kmp_kallsyms_info(ks, i), ks->off[i], kmp_kallsyms_info(ks, best),
+			  ks->off[best]);
 }
 
 void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size_t n)
@@ -670,33 +692,17 @@ size_t kmp_kallsyms_raw_find(const struct kmp_kallsyms_raw *r, uint64_t kaslr,
 		p = r->names + pos;
 		pos += len;
 		for (size_t q = 0; q < n; q++) {
-			const char *c = syms[q].name;
-			bool same = true;
 			uint64_t addr;
 			unsigned char info;
 
-			for (size_t k = 0; k < len && same; k++) {
-				const char *tk = r->token_table + tok->at[p[k]];
-				size_t tn = tok->len[p[k]];
-
-				same = tn > 0;
-				for (size_t x = !k; x < tn && same; x++)
-					same = *c && *c++ == tk[x];
-			}
-			if (!same || *c)
+			if (!tokens_spell(r->token_table, tok, p, len, syms[q].name))
 				continue;
 			addr = sym_address(r, i, abs_percpu);
 			if (!kept(r, i, addr, kaslr, abs_percpu))
 				continue;
-			/* the decoder's rule (better()): global over local, then the lower address */
 			info = sym_info(r->token_table[tok->at[p[0]]]);
-			if (syms[q].found) {
-				bool g = ELF64_ST_BIND(info) == STB_GLOBAL;
-				bool bg = ELF64_ST_BIND(binfo[q]) == STB_GLOBAL;
-
-				if (g != bg ? !g : addr - kaslr >= syms[q].addr)
-					continue;
-			}
+			if (syms[q].found && !better_sym(info, addr - kaslr, binfo[q], syms[q].addr))
+				continue;
 			found += !syms[q].found;
 			syms[q].found = true;
 			syms[q].addr = addr - kaslr;
