@@ -94,11 +94,16 @@ suite_apt_opts() {
 		-o Dir::Cache::srcpkgcache="$d/cache/srcpkgcache.bin"
 		-o Acquire::Check-Valid-Until=false)
 }
+# One apt run per suite configuration at a time (make test's lanes may
+# both want a suite's packages): a lock beside its lists.
 suite_apt() {
 	local s=$1 d uri
 	shift
 	d=$KMP_B/apt/$s
 	uri=$(archive_uri) || return 1
+	mkdir -p "$d"
+	(
+	flock 9 || exit 1
 	if [ "$(cat "$d/sources.list" 2>/dev/null)" != "deb $uri $s main" ]; then
 		mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/none"
 		: > "$d/status"
@@ -108,6 +113,7 @@ suite_apt() {
 	suite_apt_opts "$s"
 	apt-get -q "${APT_OPTS[@]}" -o APT::Get::List-Cleanup=false \
 		-o APT::Sandbox::User=root "$@"
+	) 9> "$d.lock"
 }
 # suite_apt_cache SUITE ARGS...: apt-cache on the same configuration.
 suite_apt_cache() {
@@ -138,16 +144,23 @@ suite_minbase() {
 	suite_paths "$s" || return 1
 	base=$SUITE_D/minbase.tar
 	[ -f "$base" ] && return 0
-	uri=$(archive_uri) || return 1
-	suite_root_busy "$SUITE_D/minbase.d" && return 1
+	mkdir -p "$SUITE_D"
+	# one debootstrap of a suite at a time (the stock rig and the hosts
+	# test may both want it first): the second waits, then finds the tar
+	(
+	flock 9 || exit 1
+	[ -f "$base" ] && exit 0
+	uri=$(archive_uri) || exit 1
+	suite_root_busy "$SUITE_D/minbase.d" && exit 1
 	rm -rf "$SUITE_D/minbase.d"
 	# dpkg without an fsync per file (the chroots are throw-away build
 	# trees): debootstrap's unpacking took 107 s with them, 91 s without.
 	mkdir -p "$SUITE_D/minbase.d/etc/dpkg/dpkg.cfg.d"
 	echo force-unsafe-io > "$SUITE_D/minbase.d/etc/dpkg/dpkg.cfg.d/kmp-unsafe-io"
 	debootstrap --variant=minbase "$s" "$SUITE_D/minbase.d" "$uri" > "$SUITE_D/debootstrap.log" 2>&1 ||
-		{ tail -5 "$SUITE_D/debootstrap.log" >&2; return 1; }
+		{ tail -5 "$SUITE_D/debootstrap.log" >&2; exit 1; }
 	tar -C "$SUITE_D/minbase.d" -cf "$base.tmp" . && mv "$base.tmp" "$base" && rm -rf "$SUITE_D/minbase.d"
+	) 9> "$SUITE_D/minbase.lock"
 }
 # suite_root_busy DIR: something is mounted below DIR (never rm -rf it then)
 suite_root_busy() {
