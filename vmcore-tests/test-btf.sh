@@ -125,6 +125,52 @@ PY
 		alone waiters -f json --source stacks -c "$PD" > "$O/waiters-btf.json" 2>&1
 		check "the patched kernel's waiters from its stacks, from the dump alone = with the vmlinux" \
 			$PY "$ROOT/vmcore-tests/compare_btf.py" waiters "$O/waiters-dwarf.json" "$O/waiters-btf.json"
+		# The referrer rule on the hang's raid1 array (guest/kdump.sh): a pool
+		# kmalloc'ed on its own that one object named by type points at
+		# ("*<r1conf>.r1bio_pool"), from the dump alone as with the vmlinux;
+		# each such name against the pool's tag in memory (the series): the
+		# line that created the pool (its site, in the patched tree) stores it
+		# in that member.  Without the rule it keeps its cache's name
+		# ("<kmalloc-192>+0x0" on the patched 7.2): no such name, a failure.
+		"$KMP" scan -f json -c "$PD" -s "$B/kernel/vmlinux" > "$O/scan-dwarf.json" 2> "$O/scan-dwarf.err"
+		alone scan -f json -c "$PD" > "$O/scan-btf.json" 2> "$O/scan-btf.err"
+		"$KMP" -f json -c "$PD" -s "$B/kernel/vmlinux" > "$O/list.json" 2> "$O/list.err"
+		if $PY - "$O/scan-dwarf.json" "$O/scan-btf.json" "$O/list.json" "$B/src" \
+			> "$O/referred.cmp" 2>&1 <<'PY'
+import json, re, sys
+REF = re.compile(r"^\*<[A-Za-z_]\w*(?: \S+)?>(?:\.[A-Za-z_]\w*|\[\d+\])*\.([A-Za-z_]\w*)(?:\[\d+\])*$")
+d, b, lst = (json.load(open(f))["pools"] for f in sys.argv[1:4])
+nd = {p["address"]: p["name"] for p in d if p["name"].startswith("*<")}
+nb = {p["address"]: p["name"] for p in b if p["name"].startswith("*<")}
+tags = {p["address"]: p for p in lst}
+bad = [] if nd == nb else ["the dump alone names others: "
+                           + str(sorted(set(nd.items()) ^ set(nb.items()))[:3])]
+for a, n in sorted(nd.items()):
+    m, t = REF.match(n), tags.get(a)
+    if not m or not t or not t.get("file") or not t.get("line"):
+        bad.append(f"{n} at {a}: " + ("not a referrer's name" if not m else "no tag with a site"))
+        continue
+    try:
+        line = open(f"{sys.argv[4]}/{t['file']}").read().splitlines()[t["line"] - 1]
+    except (OSError, IndexError) as e:
+        bad.append(f"{n} at {a}: its site {t['site']}: {e}")
+        continue
+    if not re.search(r"(->|\.)" + m.group(1) + r"\s*=[^=]", line):
+        bad.append(f"{n} at {a}: its tag says {t['name']} was created at {t['site']}, "
+                   f"which stores it elsewhere: {line.strip()}")
+if not nd:
+    bad.append("no pool named by the one object pointing at it (the raid1 array's r1bio pool): "
+               + str(sorted(p["name"] for p in d if p.get("list_name") == "md_r1bio")))
+print("; ".join(bad) if bad else ", ".join(f"{n} = {tags[a]['name']} {tags[a].get('instance')}, "
+                                           f"created at {tags[a]['site']}"
+                                           for a, n in sorted(nd.items())))
+sys.exit(1 if bad else 0)
+PY
+		then
+			ok "the patched kernel's pools named by the one object pointing at them, from the dump alone as with the vmlinux, each stored in that member where its tag says it was created: $(cat "$O/referred.cmp")"
+		else
+			not_ok "the patched kernel's pools named by the one object pointing at them: $(head -c 500 "$O/referred.cmp")"
+		fi
 	else
 		alone waiters -c "$PD" > /dev/null 2> "$O/nobtf.err"
 		rc=$?
@@ -211,7 +257,13 @@ PY
 	# the vmlinux against drgn (that suite's: in its chroot where it has
 	# one) with the vmlinux and the modules' debug files: the object around
 	# the pool, its struct's offset and size, its name; and every disk's
-	# bio_split pool under its disk's name where gendisk has one.
+	# bio_split pool under its disk's name where gendisk has one.  And a
+	# pool kmalloc'ed on its own named by the one such object that points
+	# at it ("*<r1conf>.r1bio_pool", sid's raid1), in both modes alike:
+	# drgn's object of that struct, whose member there is a pointer to the
+	# pool struct holding the pool's address, and no other named object
+	# pointing at it; a pool left with its cache's name must not have
+	# exactly one such object pointing at it.
 	heap_oracle "$D/dump-zlib" "$O/dump-zlib-scan-dwarf.json" "$O/heapnames.json"
 	if $PY - "$O/heapnames.json" "$O/dump-zlib-scan-dwarf.json" "$O/dump-zlib-scan-btf.json" \
 		$modbtf > "$O/heapnames.cmp" 2>&1 <<'PY'
@@ -221,30 +273,43 @@ try:
 except ValueError:
     print("drgn gave no answer: " + open(sys.argv[1] + ".err").read()[-300:])
     sys.exit(1)
-names = [p["name"] for p in json.load(open(sys.argv[2]))["pools"]]
-typed = [n for n in names if re.match(r"^<[A-Za-z_]\w*( \S+)?>\.", n)]
-bnames = sorted(p["name"] for p in json.load(open(sys.argv[3]))["pools"]
-                if re.match(r"^<[A-Za-z_]\w*( \S+)?>\.", p["name"]))
+dpools = json.load(open(sys.argv[2]))["pools"]
+bpools = json.load(open(sys.argv[3]))["pools"]
+TYPED = r"^<[A-Za-z_]\w*( \S+)?>\."
+REFERRED = r"^\*<[A-Za-z_]\w*( \S+)?>[.\[]"  # the referrer rule: "*<r1conf>.r1bio_pool"
+typed = [p["name"] for p in dpools if re.match(TYPED, p["name"])]
+bnames = sorted(p["name"] for p in bpools if re.match(TYPED, p["name"]))
+referred = {p["address"]: p["name"] for p in dpools if re.match(REFERRED, p["name"])}
+breferred = {p["address"]: p["name"] for p in bpools if re.match(REFERRED, p["name"])}
 bad = o["wrong"] + ([] if bnames == sorted(typed) else ["the dump alone names other heap objects: "
                                                            + str(sorted(set(bnames) ^ set(typed))[:4])])
+if breferred != referred:
+    bad.append("the dump alone names other pools by the object pointing at them: "
+               + str(sorted(set(breferred.items()) ^ set(referred.items()))[:4]))
 if sys.argv[4] == "0":
     # kmp_stock.ko has no BTF: its structs are unknown, so no heap object is named by
-    # type (drgn's disks then find their pools under their cache's name: not counted)
+    # type (drgn's disks then find their pools under their cache's name: not counted),
+    # nor any pool by such an object pointing at it
     bad = []
-    if typed or bnames:
+    if typed or bnames or referred or breferred:
         bad.append(f"a loaded module has no BTF, yet {len(typed)} + {len(bnames)} heap objects "
-                   f"named by type: {sorted(set(typed + bnames))[:3]}")
+                   f"named by type: {sorted(set(typed + bnames) | set(referred.values()))[:3]}")
     print("; ".join(bad) if bad else "none, as a loaded module (kmp_stock.ko) has no BTF")
     sys.exit(1 if bad else 0)
 if not typed:
     bad.append("no pool in a heap object named by its type")
+if o.get("referred") != len(referred):
+    bad.append(f"drgn confirms {o.get('referred')} of the {len(referred)} pools named by the "
+               f"object pointing at them: {sorted(referred.values())[:3]}")
 print("; ".join(bad[:4]) if bad else
       f"{o['checked']} of {len(typed)} named by type, {o['disks']} disks, e.g. "
-      + ", ".join(sorted(set(re.sub(r"^<(\w+) \S+>", r"<\1 DISK>", n) for n in typed))[:4]))
+      + ", ".join(sorted(set(re.sub(r"^<(\w+) \S+>", r"<\1 DISK>", n) for n in typed))[:4])
+      + f"; {o['referred']} by the one such object pointing at them"
+      + "".join(f", {n}" for n in sorted(referred.values())[:3]))
 sys.exit(1 if bad or o["checked"] != len(typed) else 0)
 PY
 	then
-		ok "heap objects named by type = drgn's objects, types and names: $(cat "$O/heapnames.cmp")"
+		ok "heap objects named by type, and pools by the one of them pointing at them, = drgn's objects, types, names and pointers: $(cat "$O/heapnames.cmp")"
 	else
 		not_ok "heap objects named by type: $(head -c 500 "$O/heapnames.cmp")"
 	fi

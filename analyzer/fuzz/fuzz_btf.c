@@ -5,7 +5,8 @@
  * through: the mempool layout table (kmp_layout_load()), struct module,
  * the slab and vmalloc layouts, as with the dump alone.  Input: the BTF
  * blob.  Whatever the BTF claims, the answer is a layout whose fields lie
- * inside their structs, or a refusal of kind format; never a crash.
+ * inside their structs, or a refusal of kind format; never a crash; a
+ * struct's pointers to a pool (kmp_btf_pool_pointers()) inside it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +16,15 @@
 #include "dwarf_kernel.h"
 #include "layout_check.h"
 #include "vmlinux.h"
+
+/* kmp_btf_pool_pointers()'s answers: a member path, a pointer inside its struct. */
+static void pool_pointer(void *arg, uint64_t off, const char *path)
+{
+	const uint64_t *size = arg;
+
+	if (path[0] != '.' || off > *size || *size - off < 8)
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -60,6 +70,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (hit.n == 1 && (hit.path[0] != '.' || hit.name_len > 256 ||
 				   hit.name_off + hit.name_len > 1024))
 			abort();
+	}
+	/* The pointers to a pool in a struct (the referrer rule), the first structs' only. */
+	for (uint32_t id = 1, n = 0; id < v.btf->ntypes && n < 64; id++) {
+		Dwarf_Die t;
+		uint64_t ssize;
+
+		kmp_btf_handle(v.btf, id, &t);
+		if (!kmp_btf_size(&t, &ssize) || !*kmp_btf_name(&t))
+			continue;
+		n++;
+		(void)kmp_btf_pool_pointers(v.btf, id, "mempool_s", 64, pool_pointer, &ssize);
 	}
 	kmp_vmlinux_close(&v);
 	return 0;

@@ -883,6 +883,138 @@ static void test_btf_heap_pool(void)
 	btf__free(b);
 }
 
+/* kmp_btf_pool_pointers()'s answers as "off:path;..." */
+static void add_pointer(void *arg, uint64_t off, const char *path)
+{
+	char *out = arg;
+	size_t n = strlen(out);
+
+	snprintf(out + n, 512 - n, "%" PRIu64 ":%s;", off, path);
+}
+
+/* The pool pointers of struct @name of @b: true when all were listed; "off:path;..." in @out. */
+static bool pool_pointers(struct btf *b, const char *name, unsigned int max, char *out)
+{
+	uint32_t n;
+	const void *d = btf__raw_data(b, &n);
+	struct kmp_err err;
+	struct kmp_btf kb;
+	int id;
+	bool ok;
+
+	out[0] = '\0';
+	if (!kmp_btf_parse(&kb, d, n, &err))
+		return false;
+	id = btf__find_by_name_kind(b, name, BTF_KIND_STRUCT);
+	ok = kmp_btf_pool_pointers(&kb, id > 0 ? (uint32_t)id : 0, "mempool_s", max, add_pointer,
+				   out);
+	kmp_btf_free(&kb);
+	return ok;
+}
+
+/*
+ * To make_btf()'s types: struct conf, with pointers to a pool (through
+ * mempool_t, const, an anonymous union, an array, an embedded struct)
+ * beside a pool, a name, other pointers and an array of 1000 list_heads.
+ */
+static void add_conf(struct btf *b)
+{
+	int pool = btf__find_by_name_kind(b, "mempool_s", BTF_KIND_STRUCT);
+	int pool_t = btf__find_by_name_kind(b, "mempool_t", BTF_KIND_TYPEDEF);
+	int lh = btf__find_by_name_kind(b, "list_head", BTF_KIND_STRUCT);
+	int i_int = btf__find_by_name_kind(b, "int", BTF_KIND_INT);
+	int i_char = btf__add_int(b, "char", 1, BTF_INT_SIGNED);
+	int p_pool_t = btf__add_ptr(b, pool_t);			/* mempool_t * */
+	int p_cpool = btf__add_ptr(b, btf__add_const(b, pool));	/* const struct mempool_s * */
+	int p_lh = btf__add_ptr(b, lh);
+	int p_void = btf__add_ptr(b, 0);
+	int a_pools = btf__add_array(b, i_int, p_pool_t, 3);
+	int a_name = btf__add_array(b, i_int, i_char, 32);
+	int a_lh = btf__add_array(b, i_int, lh, 1000);		/* holds none: looked at once */
+	int u, in;
+
+	u = btf__add_union(b, NULL, 8);
+	btf__add_field(b, "u_pool", p_cpool, 0, 0);
+	btf__add_field(b, "other", p_void, 0, 0);
+	in = btf__add_struct(b, "inner", 8);
+	btf__add_field(b, "p", p_pool_t, 0, 0);
+	btf__add_struct(b, "conf", 16400);
+	btf__add_field(b, "a", i_int, 0, 0);
+	btf__add_field(b, "r1bio_pool", p_pool_t, 64, 0);
+	btf__add_field(b, "buf_pool", pool, 128, 0);		/* a pool, not a pointer */
+	btf__add_field(b, NULL, u, 704, 0);
+	btf__add_field(b, "pools", a_pools, 768, 0);
+	btf__add_field(b, "in", in, 960, 0);
+	btf__add_field(b, "name", a_name, 1024, 0);
+	btf__add_field(b, "vp", p_void, 1280, 0);
+	btf__add_field(b, "lp", p_lh, 1344, 0);
+	btf__add_field(b, "lists", a_lh, 1408, 0);
+}
+
+static void test_btf_pool_pointers(void)
+{
+	struct btf *b = make_btf(false);
+	int pool_t = btf__find_by_name_kind(b, "mempool_t", BTF_KIND_TYPEDEF);
+	int p_pool_t = btf__add_ptr(b, pool_t);
+	int self;
+	char out[512];
+	bool ok;
+
+	begin("BTF: the pointers to a pool a struct holds, in its embedded structs, unions and "
+	      "arrays too");
+	add_conf(b);
+	ok = pool_pointers(b, "conf", 64, out);
+	CHECK(ok && !strcmp(out, "8:.r1bio_pool;88:.u_pool;96:.pools[0];104:.pools[1];"
+			    "112:.pools[2];120:.in.p;"), "conf: %d '%s'", ok, out);
+	ok = pool_pointers(b, "conf", 5, out);
+	CHECK(!ok, "more than 5: %d '%s'", ok, out);
+	ok = pool_pointers(b, "inner", 64, out);
+	CHECK(ok && !strcmp(out, "0:.p;"), "inner: %d '%s'", ok, out);
+	ok = pool_pointers(b, "list_head", 64, out);
+	CHECK(ok && !out[0], "a struct with none: %d '%s'", ok, out);
+	ok = pool_pointers(b, "no_such_struct", 64, out);
+	CHECK(!ok, "no struct: %d", ok);
+	end();
+
+	begin("BTF: a pool's declaration alone (a module's BTF) is the pool; a struct made of "
+	      "itself or nested too deep: not all known, in bounded time");
+	{
+		int fwd = btf__add_fwd(b, "mempool_s", BTF_FWD_STRUCT);
+		int p_fwd = btf__add_ptr(b, fwd), prev;
+
+		btf__add_struct(b, "modconf", 8);	/* (fields go to the last type added) */
+		btf__add_field(b, "pool", p_fwd, 0, 0);
+		ok = pool_pointers(b, "modconf", 64, out);
+		CHECK(ok && !strcmp(out, "0:.pool;"), "declared only: %d '%s'", ok, out);
+		btf__add_struct(b, "unnamed", 8);	/* a pointer without a name: no path */
+		btf__add_field(b, NULL, p_fwd, 0, 0);
+		ok = pool_pointers(b, "unnamed", 64, out);
+		CHECK(!ok && !out[0], "an unnamed pointer: %d '%s'", ok, out);
+		self = btf__add_struct(b, "self", 64);
+		for (int i = 0; i < 30; i++)
+			btf__add_field(b, NULL, self, 0, 0);
+		ok = pool_pointers(b, "self", 64, out);
+		CHECK(!ok, "a struct of itself: %d '%s'", ok, out);
+		prev = btf__add_struct(b, "deep0", 8);
+		btf__add_field(b, "p", p_pool_t, 0, 0);
+		for (int i = 1; i <= 20; i++) {
+			char nm[16];
+			int t;
+
+			snprintf(nm, sizeof(nm), "deep%d", i);
+			t = btf__add_struct(b, nm, 8);
+			btf__add_field(b, "d", prev, 0, 0);
+			prev = t;
+		}
+		ok = pool_pointers(b, "deep20", 64, out);
+		CHECK(!ok, "20 deep: %d '%s'", ok, out);
+		ok = pool_pointers(b, "deep8", 64, out);
+		CHECK(ok && !strcmp(out, "0:.d.d.d.d.d.d.d.d.p;"), "8 deep: %d '%s'", ok, out);
+	}
+	end();
+	btf__free(b);
+}
+
 /* Fuzz seeds: the BTF above, and kallsyms tables in fuzz_kallsyms's format. */
 static int seeds(const char *dir)
 {
@@ -893,6 +1025,11 @@ static int seeds(const char *dir)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/btf-stock-layout", dir);
+	if (!(f = fopen(path, "wb")) || fwrite(d, 1, size, f) != size || fclose(f))
+		return 1;
+	add_conf(b);		/* (the pointers to a pool of kmp_btf_pool_pointers()) */
+	d = btf__raw_data(b, &size);
+	snprintf(path, sizeof(path), "%s/btf-pool-pointers", dir);
 	if (!(f = fopen(path, "wb")) || fwrite(d, 1, size, f) != size || fclose(f))
 		return 1;
 	btf__free(b);
@@ -915,6 +1052,7 @@ int main(int argc, char **argv)
 	test_btf_damaged();
 	test_btf_pool_member();
 	test_btf_heap_pool();
+	test_btf_pool_pointers();
 	printf("unit-btf: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

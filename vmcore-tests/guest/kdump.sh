@@ -6,8 +6,8 @@
 # and for the hang scenario vmlinux (for the live kmempool waiters).
 #
 # first kernel:   dm-crypt + test module, snapshot, load the capture
-#                 kernel, crash (formats) or hang until the hung-task
-#                 detector panics (hang)
+#                 kernel, crash (formats) or, with a raid1 array too,
+#                 hang until the hung-task detector panics (hang)
 # capture kernel: write the dump in each format to /dev/vdc, an index of
 #                 name/offset/size to /out/dumps
 . ./common.sh
@@ -75,6 +75,18 @@ if [ "$SCEN" = formats ] || [ "$SCEN" = corrupt ]; then
 	save-results
 	echo c > /proc/sysrq-trigger
 else
+	# A raid1 array, md0 over two loop devices on tmpfs: raid1 keeps its
+	# r1bio pool, kmalloc'ed on its own, behind a pointer in its r1conf,
+	# which the scan names "*<r1conf>.r1bio_pool" (test-btf.sh checks that
+	# name against the pool's tag).
+	export MDADM_NO_UDEV=1
+	modprobe raid1 2>> /out/modprobe.err
+	for i in 1 2; do
+		dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
+		losetup /dev/loop$i /tmp/md$i.img
+	done
+	mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+		/dev/loop1 /dev/loop2 > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
 	# Three waiters started 2 s apart, so that their 5 s wake-ups differ:
 	# when the first has waited past the timeout and panics, the others
 	# sleep (state D), as tasks that blocked at different times do.

@@ -602,6 +602,145 @@ void kmp_btf_heap_pool(const struct kmp_btf *b, uint32_t first, uint64_t osize, 
 	}
 }
 
+/*
+ * Types kmp_btf_pool_pointers() may visit in one struct: a real one needs
+ * a few hundred (its embedded locks and lists, each a few levels deep);
+ * a hostile BTF (a struct of itself, arrays of arrays) stops there.
+ */
+#define POOL_PTR_BUDGET 8192
+#define POOL_PTR_DEPTH 16
+
+struct ptr_walk {
+	const struct kmp_btf *b;
+	const char *pool;
+	uint64_t size;		/* the struct's: a pointer lies inside it */
+	unsigned int budget, found, max;
+	void (*fn)(void *arg, uint64_t off, const char *path);
+	void *arg;
+};
+
+/* Type @id resolved through typedefs and qualifiers, NULL if none or out of range. */
+static const struct btf_type *resolved(const struct kmp_btf *b, uint32_t id)
+{
+	int r = btf__resolve_type(b->btf, id);
+
+	return r > 0 && (uint32_t)r < b->ntypes ? btf__type_by_id(b->btf, (uint32_t)r) : NULL;
+}
+
+/* Is @t a pointer to a struct @pool (typedefs and qualifiers on the way: mempool_t)? */
+static bool is_pool_pointer(const struct kmp_btf *b, const struct btf_type *t, const char *pool)
+{
+	uint32_t id;
+	const char *n;
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	/* The pointee, by hand: libbpf's resolver refuses a declaration. */
+	id = t->type;
+	for (int i = 0; i < 32; i++) {
+		if (!id || id >= b->ntypes || !(t = btf__type_by_id(b->btf, id)))
+			return false;
+		if (!btf_is_mod(t) && !btf_is_typedef(t))
+			break;
+		id = t->type;
+	}
+	/* (a module's BTF may know the struct only by a declaration) */
+	return (btf_is_struct(t) || (btf_is_fwd(t) && !btf_kflag(t))) && t->name_off &&
+	       (n = btf__name_by_offset(b->btf, t->name_off)) && !strcmp(n, pool);
+}
+
+/* Could a member of type @t hold such a pointer: a pointer, a struct, union or array. */
+static bool may_hold(const struct btf_type *t)
+{
+	return t && (btf_is_ptr(t) || btf_is_composite(t) || btf_is_array(t));
+}
+
+/*
+ * The pointers to @w->pool inside type @id at @off, its path so far in
+ * @path (@used bytes of @len).  False when the walk stopped short.
+ */
+static bool ptr_walk(struct ptr_walk *w, uint32_t id, uint64_t off, char *path, size_t used,
+		     size_t len, int depth)
+{
+	const struct kmp_btf *b = w->b;
+	const struct btf_type *t;
+
+	if (!w->budget || depth > POOL_PTR_DEPTH)
+		return false;
+	w->budget--;
+	if (!(t = resolved(b, id)))
+		return false;	/* (a loop of typedefs: unknown, not empty) */
+	if (!may_hold(t))
+		return true;	/* an int: nothing in it */
+	if (is_pool_pointer(b, t, w->pool)) {
+		if (++w->found > w->max || off > w->size || w->size - off < 8)
+			return false;	/* (a hostile BTF's member past its struct) */
+		w->fn(w->arg, off, path);
+		return true;
+	}
+	if (btf_is_ptr(t))
+		return true;	/* a pointer to something else: not followed */
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		const struct btf_type *et = resolved(b, a->type);
+		unsigned int before = w->found;
+		uint64_t es;
+
+		if (!et)
+			return false;
+		if (!may_hold(et) || !a->nelems)
+			return true;	/* char name[32]: nothing to look at */
+		if (!size_of(b, a->type, &es) || !es || es > w->size || a->nelems > w->size / es)
+			return false;	/* (a hostile BTF's array larger than its struct) */
+		for (uint32_t i = 0; i < a->nelems; i++) {
+			int n = snprintf(path + used, len - used, "[%" PRIu32 "]", i);
+
+			if (n < 0 || (size_t)n >= len - used ||
+			    !ptr_walk(w, a->type, off + i * es, path, used + (size_t)n, len,
+				      depth + 1))
+				return false;
+			if (w->found == before)
+				break;	/* the first element holds none: no element does */
+		}
+		path[used] = '\0';
+		return true;
+	}
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = btf_members(t) + i;
+		uint32_t bits = btf_member_bit_offset(t, i);
+		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : "";
+		const struct btf_type *mt;
+		int n;
+
+		if (!mn || bits % 8 || btf_member_bitfield_size(t, i))
+			continue;	/* (bit fields hold no pointer) */
+		if (!*mn && (!(mt = resolved(b, m->type)) || !btf_is_composite(mt)))
+			return false;	/* only a struct or union goes unnamed in C */
+		n = *mn ? snprintf(path + used, len - used, ".%s", mn) : 0;
+		if (n < 0 || (size_t)n >= len - used ||
+		    !ptr_walk(w, m->type, off + bits / 8, path, used + (size_t)n, len, depth + 1))
+			return false;
+		path[used] = '\0';
+	}
+	return true;
+}
+
+bool kmp_btf_pool_pointers(const struct kmp_btf *b, uint32_t id, const char *pool,
+			   unsigned int max, void (*fn)(void *arg, uint64_t off, const char *path),
+			   void *arg)
+{
+	struct ptr_walk w = { .b = b, .pool = pool, .budget = POOL_PTR_BUDGET, .max = max,
+			      .fn = fn, .arg = arg };
+	const struct btf_type *t;
+	char path[256] = "";
+
+	if (!b || !b->btf || !id || id >= b->ntypes || !(t = btf__type_by_id(b->btf, id)) ||
+	    !btf_is_struct(t))
+		return false;
+	w.size = t->size;
+	return ptr_walk(&w, id, 0, path, 0, sizeof(path), 0);
+}
+
 bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
 {
 	const struct kmp_btf *b = kmp_btf_of(st);

@@ -95,6 +95,18 @@ struct kmp_btf_hit {
 };
 void kmp_btf_heap_pool(const struct kmp_btf *b, uint32_t first, uint64_t osize, uint64_t off,
 		       const char *pool, struct kmp_btf_hit *hit);
+/*
+ * The members of struct @id of @b that point at a struct @pool (through
+ * typedefs and qualifiers: "mempool_t *r1bio_pool"), in its embedded
+ * structs, unions and fixed arrays too: @fn(@arg, offset, path) for each,
+ * the path as ".a.b[2]".  Pointers are not followed.  False when @id is no
+ * struct or the walk stopped short (more than @max such members, nested too
+ * deep, its budget of types spent, or a pointer not inside the struct: a
+ * hostile BTF); then @fn saw only some of them.
+ */
+bool kmp_btf_pool_pointers(const struct kmp_btf *b, uint32_t id, const char *pool,
+			   unsigned int max, void (*fn)(void *arg, uint64_t off, const char *path),
+			   void *arg);
 /* A module's BTF over the kernel's (split BTF). */
 bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 			 const struct kmp_btf *base, struct kmp_err *err);

@@ -23,6 +23,8 @@
 #define MAX_MODS_CACHED 64
 #define MAX_HEAP_ANSWERS 64
 #define MAX_MODBTF 4096		/* bound of a walk of btf_modules */
+#define MAX_TYPED 4096		/* heap objects named by type, kept as referrers */
+#define MAX_POOL_PTRS 64	/* pointers to a pool in one struct */
 
 struct moddebug {
 	char name[KMP_MODNAME_MAX];
@@ -66,6 +68,27 @@ struct kmp_naming {
 		struct kmp_btf_hit hit;
 	} answers[MAX_HEAP_ANSWERS];
 	size_t nanswers;
+	/*
+	 * The referrer rule (kmp_naming_referrer()): the heap objects
+	 * heap_name() named, and the pointers to a pool their structs hold
+	 * (read once per object, value not 0).  refs_unknown: an object's
+	 * pointers could not all be read or listed, or objects were left out:
+	 * a referrer may be unseen.
+	 */
+	struct typedobj {
+		uint64_t obj;
+		const struct kmp_btf *btf;
+		uint32_t id;
+		char label[400];	/* "<gendisk vda>" */
+	} *typed;
+	size_t ntyped, typed_cap, typed_done;
+	struct poolref {
+		uint64_t value, off;	/* the pointer, its member's offset in the object */
+		size_t typed;		/* the object, in typed */
+		char *path;		/* ".r1bio_pool" */
+	} *refs;
+	size_t nrefs, refs_cap;
+	bool refs_unknown;
 };
 
 struct kmp_naming *kmp_naming_new(const struct kmp_kernel *k, const struct kmp_slablayout *sl,
@@ -114,6 +137,10 @@ void kmp_naming_free(struct kmp_naming *nm)
 	free(nm->hmods);
 	if (nm->kbtf == &nm->kbtf_own)
 		kmp_btf_free(&nm->kbtf_own);
+	for (size_t i = 0; i < nm->nrefs; i++)
+		free(nm->refs[i].path);
+	free(nm->refs);
+	free(nm->typed);
 	free(nm);
 }
 
@@ -724,6 +751,121 @@ static void heap_modules(struct kmp_naming *nm, const struct kmp_btf *base)
 }
 
 /*
+ * Keep the heap object @obj that heap_name() named as struct @hit (its own
+ * name @inst) for the referrer rule; the same object again (a second pool
+ * in it: a scan names them in address order) once.  When there are too
+ * many, or no memory, the rule's answers would be incomplete: none.
+ */
+static void add_typed(struct kmp_naming *nm, uint64_t obj, const struct kmp_btf_hit *hit,
+		      const char *inst)
+{
+	struct typedobj *t = nm->ntyped ? &nm->typed[nm->ntyped - 1] : NULL;
+
+	if (t && t->obj == obj && t->btf == hit->btf && t->id == hit->id)
+		return;
+	if (nm->ntyped == nm->typed_cap) {
+		size_t cap = nm->typed_cap ? 2 * nm->typed_cap : 16;
+
+		if (cap > MAX_TYPED || !(t = realloc(nm->typed, cap * sizeof(*t)))) {
+			nm->refs_unknown = true;
+			return;
+		}
+		nm->typed = t;
+		nm->typed_cap = cap;
+	}
+	t = &nm->typed[nm->ntyped++];
+	t->obj = obj;
+	t->btf = hit->btf;
+	t->id = hit->id;
+	snprintf(t->label, sizeof(t->label), "<%s%s>", hit->type, inst);
+}
+
+/* kmp_btf_pool_pointers()'s callback: the pointer at @off of one object, read. */
+struct refread {
+	struct kmp_naming *nm;
+	size_t typed;
+};
+
+static void add_ref(void *arg, uint64_t off, const char *path)
+{
+	struct refread *r = arg;
+	struct kmp_naming *nm = r->nm;
+	struct poolref *p;
+	struct kmp_err e;
+	uint64_t v;
+
+	if (nm->refs_unknown)
+		return;
+	if (!kmp_read_uint(nm->k->mem, nm->typed[r->typed].obj + off, 8, &v, &e)) {
+		nm->refs_unknown = true;	/* it may point at any pool */
+		return;
+	}
+	if (!v)
+		return;
+	if (nm->nrefs == nm->refs_cap) {
+		size_t cap = nm->refs_cap ? 2 * nm->refs_cap : 16;
+
+		if (!(p = realloc(nm->refs, cap * sizeof(*p)))) {
+			nm->refs_unknown = true;
+			return;
+		}
+		nm->refs = p;
+		nm->refs_cap = cap;
+	}
+	p = &nm->refs[nm->nrefs];
+	if (!(p->path = strdup(path))) {
+		nm->refs_unknown = true;
+		return;
+	}
+	p->value = v;
+	p->off = off;
+	p->typed = r->typed;
+	nm->nrefs++;
+}
+
+/* The pool pointers of the objects named by type since the last call, read. */
+static void read_refs(struct kmp_naming *nm)
+{
+	for (; nm->typed_done < nm->ntyped && !nm->refs_unknown; nm->typed_done++) {
+		struct refread r = { .nm = nm, .typed = nm->typed_done };
+		const struct typedobj *t = &nm->typed[r.typed];
+
+		if (!kmp_btf_pool_pointers(t->btf, t->id, pool_struct(nm->k), MAX_POOL_PTRS,
+					   add_ref, &r))
+			nm->refs_unknown = true;	/* its pointers not all known */
+	}
+}
+
+bool kmp_naming_referrer(struct kmp_naming *nm, uint64_t addr, char *out, size_t len)
+{
+	const struct poolref *one = NULL;
+
+	read_refs(nm);
+	if (nm->refs_unknown || !addr)
+		return false;
+	for (size_t i = 0; i < nm->nrefs; i++) {
+		const struct poolref *r = &nm->refs[i];
+		const struct typedobj *a, *b;
+
+		if (r->value != addr)
+			continue;
+		if (!one) {
+			one = r;
+			continue;
+		}
+		a = &nm->typed[one->typed];
+		b = &nm->typed[r->typed];
+		/* The same member of the same object seen twice is one referrer. */
+		if (a->obj != b->obj || a->btf != b->btf || a->id != b->id || one->off != r->off)
+			return false;	/* two referrers: no guess */
+	}
+	if (!one)
+		return false;
+	snprintf(out, len, "*%s%s", nm->typed[one->typed].label, one->path);
+	return true;
+}
+
+/*
  * A pool at @off in the heap object @obj of @osize bytes named by its
  * type: "<gendisk vda>.bio_split.bio_pool" (the struct, the object's own
  * name when the struct has a name member holding a valid one, the path),
@@ -774,15 +916,16 @@ static bool heap_name(struct kmp_naming *nm, uint64_t obj, uint64_t osize, uint6
 			snprintf(inst, sizeof(inst), " %.*s", (int)n, buf);
 	}
 	snprintf(out, len, "<%s%s>%s", a->hit.type, inst, a->hit.path);
+	add_typed(nm, obj, &a->hit, inst);
 	return true;
 }
 
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len)
 {
-	kmp_naming_pool_in(nm, addr, 0, out, len);
+	(void)kmp_naming_pool_in(nm, addr, 0, out, len);
 }
 
-void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, char *out,
+bool kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, char *out,
 			size_t len)
 {
 	const struct kmp_kernel *k = nm->k;
@@ -796,13 +939,13 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 	if (locate_global(nm, addr, pool_struct(k), &pl)) {
 		btf_place(nm, addr, &pl);
 		finish(out, len, "", pl.expr, "", pl.mod);
-		return;
+		return false;
 	}
 	/* A global that points at it, first in the data of the module that owns it. */
 	ptr = prepared(nm, addr, &known) ? known : pointer_to(k, addr, owner_of(k, addr));
 	if (ptr && locate_global(nm, ptr, pool_struct(k), &pl)) {
 		finish(out, len, "*", pl.expr, "", pl.mod);
-		return;
+		return false;
 	}
 	/* The object that holds it (a slab object, or as the caller knows), and a global
 	 * that points at that. */
@@ -810,7 +953,7 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 		obj = in_obj;
 	} else if (!nm->sl || !kmp_slab_object(k->mem, nm->sl, addr, &obj, &cache)) {
 		snprintf(out, len, "-");
-		return;
+		return false;
 	}
 	off = addr - obj;
 	ptr = !off ? 0 : prepared(nm, obj, &known) ? known : pointer_to(k, obj, owner_of(k, addr));
@@ -822,16 +965,22 @@ void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t in_obj, c
 			/* "->" then the path without its leading '.' */
 			snprintf(out, len, "%s->%s%s%s%s", pl.expr, path + 1, pl.mod[0] ? " [" : "",
 				 pl.mod, pl.mod[0] ? "]" : "");
-			return;
+			return false;
 		}
 		snprintf(path, sizeof(path), ")+0x%" PRIx64, off);
 		finish(out, len, "(*", pl.expr, path, pl.mod);
-		return;
+		return false;
 	}
-	if (!cache)
+	if (!cache) {
 		snprintf(out, len, "<vmalloc 0x%" PRIx64 ">+0x%" PRIx64, obj, off);
-	else if (!kmp_cache_read(k->mem, nm->sl, cache, cname, sizeof(cname), &osize, &e))
+		return true;
+	}
+	if (!kmp_cache_read(k->mem, nm->sl, cache, cname, sizeof(cname), &osize, &e)) {
 		snprintf(out, len, "-");
-	else if (!heap_name(nm, obj, osize, off, out, len))
-		snprintf(out, len, "<%s>+0x%" PRIx64, cname, off);
+		return false;
+	}
+	if (heap_name(nm, obj, osize, off, out, len))
+		return false;
+	snprintf(out, len, "<%s>+0x%" PRIx64, cname, off);
+	return true;
 }

@@ -8,7 +8,12 @@
  *   - elsewhere (kmalloc'd): a global that points at it ("*kmp_stock_private");
  *   - inside a slab object that a global points at: "kmp_stock_ctx->page_pool"
  *     (with DWARF) or "(*kmp_stock_ctx)+0x40";
- *   - inside a slab object nothing points at: "<kmalloc-1k>+0x40";
+ *   - inside a slab object nothing points at, by the struct of the kernel's
+ *     or modules' BTF that alone fits it: "<gendisk vda>.bio_split.bio_pool";
+ *   - a heap object that a pointer member of one such object (and no other)
+ *     points at: "*<r1conf>.r1bio_pool" (kmp_naming_referrer());
+ *   - otherwise its slab cache and offset: "<kmalloc-1k>+0x40" (a vmalloc
+ *     area: "<vmalloc 0x...>+0x0");
  *   - else "-".
  * Module names come from the modules' symbol tables in memory; module
  * debug files (optional) add member paths.
@@ -52,8 +57,22 @@ bool kmp_find_module_file(const char *dir, const char *mod, char *out, size_t le
 
 /* Name the pool at @addr into @out ("-" when nothing names it). */
 void kmp_naming_pool(struct kmp_naming *nm, uint64_t addr, char *out, size_t len);
-/* The same, for a pool known to lie in the object that starts at @obj (0: unknown). */
-void kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t obj, char *out,
+/*
+ * The same, for a pool known to lie in the object that starts at @obj (0:
+ * unknown).  True when the name is a heap object's last resort
+ * ("<kmalloc-96>+0x0", "<vmalloc 0x...>+0x0"), which kmp_naming_referrer()
+ * may better once every pool around has been named.
+ */
+bool kmp_naming_pool_in(struct kmp_naming *nm, uint64_t addr, uint64_t obj, char *out,
 			size_t len);
+/*
+ * "*<r1conf>.r1bio_pool" (C's reading: what that member points at): the
+ * pool at @addr named by the one heap object, among those this naming has
+ * named by their type so far, whose struct has a member there that is a
+ * pointer to the kernel's mempool struct and holds @addr (in embedded
+ * structs, unions and arrays too).  False, @out untouched, when no object
+ * or two do, or a named object's pointers could not all be read.
+ */
+bool kmp_naming_referrer(struct kmp_naming *nm, uint64_t addr, char *out, size_t len);
 
 #endif

@@ -296,6 +296,49 @@ static void prepare_names(struct kmp_naming *nm, const struct kmp_found *v, size
 	free(addrs);
 }
 
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * Every pool's name, or NULL (no memory: then each is named as it is
+ * printed, without the referrer rule).  The rule needs the objects named
+ * by type first: a pool kmalloc'ed on its own is named by the one such
+ * object that points at it, whatever the order of their addresses.
+ */
+static char **name_all(struct kmp_naming *nm, const struct kmp_found *v, size_t n)
+{
+	char **names = calloc(n ? n : 1, sizeof(*names));
+	bool *last = calloc(n ? n : 1, sizeof(*last));
+	char name[512], *better;
+	size_t i;
+
+	for (i = 0; names && last && i < n; i++) {
+		last[i] = kmp_naming_pool_in(nm, v[i].pi.addr,
+					     v[i].where == KMP_IN_VMALLOC ? v[i].obj : 0,
+					     name, sizeof(name));
+		if (!(names[i] = strdup(name)))
+			break;
+	}
+	if (!names || !last || i < n) {
+		free_names(names, n);
+		free(last);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (last[i] && kmp_naming_referrer(nm, v[i].pi.addr, name, sizeof(name)) &&
+		    (better = strdup(name))) {
+			free(names[i]);
+			names[i] = better;
+		}
+	}
+	free(last);
+	return names;
+}
+
 #define NOTES_SHOWN 16
 
 /* A pool whose series values are not shown: one note each (the first few). */
@@ -314,6 +357,7 @@ bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming
 			  const struct kmp_scan_stats *st, bool ok, struct kmp_err *err)
 {
 	struct kmp_series_vals *sv = malloc(sizeof(*sv));
+	char **names;
 	size_t nbad = 0;
 
 	if (!sv) {
@@ -321,14 +365,19 @@ bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming
 		return false;
 	}
 	prepare_names(nm, v, n);
+	names = name_all(nm, v, n);
 	print_head(f, k, o);
 	for (size_t i = 0; i < n; i++) {
 		char name[512];
 		uint64_t waiting = 0;
 		bool wk;
 
-		kmp_naming_pool_in(nm, v[i].pi.addr, v[i].where == KMP_IN_VMALLOC ? v[i].obj : 0,
-				   name, sizeof(name));
+		if (names)
+			snprintf(name, sizeof(name), "%s", names[i]);
+		else
+			(void)kmp_naming_pool_in(nm, v[i].pi.addr,
+						 v[i].where == KMP_IN_VMALLOC ? v[i].obj : 0, name,
+						 sizeof(name));
 		wk = kmp_wait_queue_length(k->mem, k->l, v[i].pi.addr, kmp_kernel_wake(k), o->max_waiters, &waiting);
 		kmp_scan_series_read(k, &v[i].pi, sv);
 		if (sv->have && (!sv->counters_ok || !sv->name_ok))
@@ -339,6 +388,7 @@ bool kmp_scanreport_print(FILE *f, const struct kmp_kernel *k, struct kmp_naming
 			print_text(f, &v[i], name, waiting, wk, sv);
 	}
 	free(sv);
+	free_names(names, n);
 	if (nbad && ok) {
 		kmp_seterr(err, KMP_ERR_CORRUPT, "%zu mempool(s) whose counters or name on mempool_list "
 			   "break the kernel's rules (printed as ?, named above)", nbad);
