@@ -147,10 +147,29 @@ build_one() {
 	fi
 	rel=$(. "$R/etc/os-release"; echo "${VERSION_CODENAME:-$s}")
 	ver=$(in_host "$R" dpkg-query -W -f='${Version}' libkdumpfile-dev)
+	# What follows passed whole once is kept (SUITE_D/host-results/KEY),
+	# keyed by everything that decides it: the chroot's packages (pk) and
+	# the files the build, the tests and the package are made of; with the
+	# same key, and the .deb of that run still installed, a rerun reports
+	# its lines (saying "cached") instead of building all again (~130 s of
+	# CPU a release).  KMP_HOSTS_CACHE=0 builds every time.
+	rk=$( (echo "$pk"; cd "$ROOT" && git ls-files -z analyzer debian Makefile qemu/deps.sh \
+		vmcore-tests/test-hosts.sh vmcore-tests/lib.sh | files_hash) | sha256sum | cut -c1-16)
+	rc=$SUITE_D/host-results/$rk
+	if [ "${KMP_HOSTS_CACHE:-1}" = 1 ] && [ -s "$rc/ok" ] && [ -s "$rc/installed.sha256" ] &&
+	   [ "$(in_host "$R" sh -c 'sha256sum < /usr/bin/kmempool' 2>/dev/null)" = "$(cat "$rc/installed.sha256")" ]; then
+		while IFS= read -r line; do
+			ok "$line (cached: same packages and files, key $rk)"
+		done < "$rc/ok"
+		cp "$rc/installed.sha256" "$L/installed.sha256"
+		return 0
+	fi
+	f0=$fail
+	: > "$L/ok.new"
 	t0=$(date +%s)
 	if in_host "$R" make -C /src analyzer > "$L/analyzer.log" 2>&1 &&
 	   in_host "$R" /src/build/analyzer/kmempool --version > "$L/version.out" 2>&1; then
-		ok "$s: make analyzer builds against libkdumpfile $ver ($(( $(date +%s) - t0 )) s; $(head -1 "$L/version.out"))"
+		kok "$s: make analyzer builds against libkdumpfile $ver ($(( $(date +%s) - t0 )) s; $(head -1 "$L/version.out"))"
 	else
 		not_ok "$s: make analyzer against libkdumpfile $ver failed ($L/analyzer.log: $(grep -m3 -E 'error|Error' "$L/analyzer.log" | tr '\n' ' '))"
 		return 1
@@ -161,7 +180,7 @@ build_one() {
 	ct=$(ls -v "$R"/usr/src/linux-source-*.tar.xz 2>/dev/null | tail -1)
 	ct=$(ctype_tree "$ct" "$R/var/cache/kmp/ctype") && ct=KMP_KERNEL_SRC=${ct#"$R"} || ct=
 	if in_host "$R" env $ct make -s -C /src analyzer-check > "$L/check.log" 2>&1; then
-		ok "$s: make analyzer-check passes ($(grep -c '^ok - ' "$L/check.log") ok lines)"
+		kok "$s: make analyzer-check passes ($(grep -c '^ok - ' "$L/check.log") ok lines)"
 	else
 		not_ok "$s: make analyzer-check: $(grep -c '^not ok' "$L/check.log") not ok ($L/check.log: $(grep -m2 '^not ok' "$L/check.log" | tr '\n' ' '))"
 	fi
@@ -175,7 +194,7 @@ build_one() {
 			FUZZ_JOBS=1 bash /src/analyzer/fuzz/run.sh /src/build/analyzer/fuzz 1 \
 			fuzz_kobjs fuzz_diskdump fuzz_flat' > "$L/fuzz.log" 2>&1 &&
 	   [ "$(grep -c '^ok - fuzz: ' "$L/fuzz.log")" = 3 ]; then
-		ok "$s: the fuzz harnesses build with $(in_host "$R" sh -c 'ls /usr/bin/clang-[0-9]* | sort -V | tail -1' | xargs basename) and three run 1 s each ($(grep -oE 'fuzz_[a-z]+ [0-9]+ execs' "$L/fuzz.log" | sed 's/ execs//' | paste -sd, - | sed 's/,/, /g') execs)"
+		kok "$s: the fuzz harnesses build with $(in_host "$R" sh -c 'ls /usr/bin/clang-[0-9]* | sort -V | tail -1' | xargs basename) and three run 1 s each ($(grep -oE 'fuzz_[a-z]+ [0-9]+ execs' "$L/fuzz.log" | sed 's/ execs//' | paste -sd, - | sed 's/,/, /g') execs)"
 	else
 		not_ok "$s: fuzz harnesses ($L/fuzz.log: $(grep -m2 -E 'not ok|rror' "$L/fuzz.log" | tr '\n' ' '))"
 	fi
@@ -185,7 +204,7 @@ build_one() {
 	if find "$R/src" -mindepth 1 -maxdepth 1 ! -name build -exec cp -a -t "$R/deb/kmempool" {} + &&
 	   in_host "$R" sh -c 'ccache -z > /dev/null 2>&1; cd /deb/kmempool && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b' \
 		> "$L/deb.log" 2>&1; then
-		ok "$s: dpkg-buildpackage -b ($(( $(date +%s) - t0 )) s; $(ccache_hits "$R"))"
+		kok "$s: dpkg-buildpackage -b ($(( $(date +%s) - t0 )) s; $(ccache_hits "$R"))"
 	else
 		not_ok "$s: dpkg-buildpackage failed ($L/deb.log: $(tail -3 "$L/deb.log" | tr '\n' ' '))"
 		return 1
@@ -193,7 +212,7 @@ build_one() {
 	dep=$(in_host "$R" sh -c 'dpkg-deb -f /deb/kmempool_*.deb Depends')
 	want=$(in_host "$R" sh -c 'dpkg -S "$(readlink -f /usr/lib/x86_64-linux-gnu/libkdumpfile.so)" | cut -d: -f1')
 	if [ -n "$want" ] && printf '%s\n' "$dep" | tr ',' '\n' | grep -E "^ *$want \(>= [0-9]" > /dev/null; then
-		ok "$s: the .deb depends on $want, the package of the libkdumpfile it loads ($(printf '%s' "$dep" | tr ',' '\n' | grep -E "^ *$want" | sed 's/^ *//'))"
+		kok "$s: the .deb depends on $want, the package of the libkdumpfile it loads ($(printf '%s' "$dep" | tr ',' '\n' | grep -E "^ *$want" | sed 's/^ *//'))"
 	else
 		not_ok "$s: the .deb's Depends ($dep) does not name $want"
 	fi
@@ -204,12 +223,22 @@ build_one() {
 		> "$L/install.log" 2>&1 && in_host "$R" test -x /usr/bin/kmempool &&
 	   [ "$(in_host "$R" sh -c 'dpkg-deb --fsys-tarfile /deb/kmempool_*.deb | tar -xOf - ./usr/bin/kmempool | sha256sum')" = \
 	     "$(in_host "$R" sh -c 'sha256sum < /usr/bin/kmempool')" ]; then
-		ok "$s: the .deb installs with apt, its binary in /usr/bin ($(in_host "$R" dpkg-query -W -f='${Package} ${Version}' kmempool))"
+		kok "$s: the .deb installs with apt, its binary in /usr/bin ($(in_host "$R" dpkg-query -W -f='${Package} ${Version}' kmempool))"
 	else
 		not_ok "$s: apt-get install of the .deb failed ($L/install.log)"
 		return 1
 	fi
 	in_host "$R" sh -c 'sha256sum < /usr/bin/kmempool' > "$L/installed.sha256"
+	if [ "$fail" = "$f0" ]; then
+		rm -rf "$SUITE_D/host-results"; mkdir -p "$rc"
+		cp "$L/installed.sha256" "$rc/installed.sha256" && mv "$L/ok.new" "$rc/ok"
+	fi
+}
+
+# kok LINE: ok, and LINE kept for the build phase's result (build_one).
+kok() {
+	ok "$@"
+	printf '%s\n' "$*" >> "$L/ok.new"
 }
 
 # run_one SUITE R L: the installed kmempool on a stock dump (the release's
