@@ -93,21 +93,19 @@ step "build: the analyzer's test programs and fuzz harnesses" \
 step "build: the CONFIG_PROC_MEMPOOL=n flavor" build initrd-noproc
 # make install / uninstall into a staging DESTDIR (issue 11).
 step "install" bash "$ROOT/vmcore-tests/test-install.sh"
-# Three lanes side by side from here (issue 35: the two cores kept busy;
-# no step reads what a step of another lane writes while that runs).
-# Their lines come when each is joined.
-# 1. The series (patches apply, checkpatch, kernel-doc, a build after
-# each; mostly one CPU: perl and cached builds), then the hosts users run
-# (issue 35): in a trixie and a sid chroot, make deps, make analyzer and
-# its unit tests, the fuzz harnesses, the .deb built and installed with
-# apt (test-hosts.sh --build; the installed kmempool reads the stock dumps
-# at the end, once the trixie dump exists).
-series_lane() {
-	step "series" bash "$ROOT/vmcore-tests/test-series.sh"
-	step "hosts: build" bash "$ROOT/vmcore-tests/test-hosts.sh" --build
-}
-bg_lane series series_lane
-# 2. Debian's own kernels (no series), each VM mostly waiting for its
+# Lanes side by side from here (issue 35: the two cores kept busy; no
+# step reads what a step of another lane writes while that runs).  Their
+# lines come when each is joined.
+# 1. The series: patches apply, checkpatch, kernel-doc, a build after each
+# (from nothing, 25 minutes of the two CPUs' time: the longest lane).
+bg_step series "series" bash "$ROOT/vmcore-tests/test-series.sh"
+# 2. The hosts users run (issue 35): in a trixie and a sid chroot, make
+# deps, make analyzer and its unit tests, the fuzz harnesses, the .deb
+# built and installed with apt (test-hosts.sh --build; the installed
+# kmempool reads the stock dumps at the end, once the trixie dump
+# exists).  From nothing, mostly downloads and package installs.
+bg_step hosts "hosts: build" bash "$ROOT/vmcore-tests/test-hosts.sh" --build
+# 3. Debian's own kernels (no series), each VM mostly waiting for its
 # hang: the fuzz smoke first (libFuzzer, each harness 6 s; make -C
 # analyzer fuzz: 60 s), then bookworm's 6.1 (its inputs cached under
 # build/debian, build/module-stock, build/initrd/stock.cpio.gz), debuginfod
@@ -124,7 +122,7 @@ stock_lane() {
 	step "stock-trixie" bash "$ROOT/vmcore-tests/test-stock.sh" trixie
 }
 bg_lane stock stock_lane
-# 3. The patched kernel's VM steps, here.
+# 4. The patched kernel's VM steps, here.
 if [ $built = 1 ]; then
 	step "rig" bash "$ROOT/vmcore-tests/test-rig.sh"
 	step "live" bash "$ROOT/vmcore-tests/test-live.sh"
@@ -166,6 +164,7 @@ step "top" bash "$ROOT/vmcore-tests/test-top.sh"
 # the stock dumps, the trixie one among them, with each release's
 # libraries (libkdumpfile 0.5.4, 0.5.6).
 bg_join series
+bg_join hosts
 step "hosts: run" bash "$ROOT/vmcore-tests/test-hosts.sh" --run
 # kmempool triage (issue 20) over the kdump and stock tests' dumps, a truncated copy and crafted cores.
 step "triage" bash "$ROOT/vmcore-tests/test-triage.sh"
