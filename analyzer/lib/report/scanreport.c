@@ -282,7 +282,7 @@ static void print_stats(const struct kmp_scanreport_opts *o, const struct kmp_sc
 /* The globals that point at the pools (or at the vmalloc areas around them), in one pass. */
 static void prepare_names(struct kmp_naming *nm, const struct kmp_found *v, size_t n)
 {
-	uint64_t *addrs = malloc((n ? 2 * n : 1) * sizeof(*addrs));
+	uint64_t *addrs = calloc(n ? 2 * n : 1, sizeof(*addrs));	/* calloc: gcc 14 warns on malloc here */
 	size_t m = 0;
 
 	if (!addrs)
