@@ -29,6 +29,19 @@ teardown_dm_crypt() {
 	DM_DISABLE_UDEV=1 dmsetup remove --noudevsync "${1:-kmpcrypt}"
 	losetup -d "/dev/loop${2:-0}"
 }
+# md raid1 /dev/md0 over loop1 and loop2 (8 MiB each on tmpfs), without
+# udev; mdadm's output and status to /out/mdadm-create.log and .rc.
+setup_md_raid1() {
+	export MDADM_NO_UDEV=1
+	modprobe raid1 2>> /out/modprobe.err || log "modprobe raid1 failed"
+	for i in 1 2; do
+		dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
+		losetup /dev/loop$i /tmp/md$i.img
+	done
+	mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
+		/dev/loop1 /dev/loop2 > /out/mdadm-create.log 2>&1
+	echo $? > /out/mdadm-create.rc
+}
 # Two targets, kmpcrypt over loop0 and kmpcrypt2 over loop1.
 setup_dm_crypt2() {
 	setup_dm_crypt && setup_dm_crypt kmpcrypt2 1

@@ -79,14 +79,7 @@ else
 	# r1bio pool, kmalloc'ed on its own, behind a pointer in its r1conf,
 	# which the scan names "*<r1conf>.r1bio_pool" (test-btf.sh checks that
 	# name against the pool's tag).
-	export MDADM_NO_UDEV=1
-	modprobe raid1 2>> /out/modprobe.err
-	for i in 1 2; do
-		dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
-		losetup /dev/loop$i /tmp/md$i.img
-	done
-	mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
-		/dev/loop1 /dev/loop2 > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
+	setup_md_raid1
 	# Three waiters started 2 s apart, so that their 5 s wake-ups differ:
 	# when the first has waited past the timeout and panics, the others
 	# sleep (state D), as tasks that blocked at different times do.

@@ -105,14 +105,7 @@ dd if=/dev/urandom of=/dev/mapper/kmpcrypt bs=64k count=16 2>/dev/null
 sync
 
 # md raid1 over two loop devices.
-export MDADM_NO_UDEV=1
-modprobe raid1 2>> /out/modprobe.err || log "modprobe raid1 failed"
-for i in 1 2; do
-	dd if=/dev/zero of=/tmp/md$i.img bs=1M count=8 2>/dev/null
-	losetup /dev/loop$i /tmp/md$i.img
-done
-mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --metadata=1.2 --assume-clean \
-	/dev/loop1 /dev/loop2 > /out/mdadm-create.log 2>&1; echo $? > /out/mdadm-create.rc
+setup_md_raid1
 dd if=/dev/urandom of=/dev/md0 bs=64k count=16 2>/dev/null
 sync
 cat /proc/mdstat > /out/mdstat
