@@ -63,7 +63,7 @@ echo "$SUITE_DUMPLEVEL" > "$IN/dump.level"
 if vm "$SUITE_T" "$K" "$INITRD" "$ROOT/vmcore-tests/guest/stock.sh" \
 	--input "$IN/module.params" --input "$IN/dump.level" --input "$K/bzImage" --input "$INITRD" \
 	--disk "$SUITE_EXT2" --append "crashkernel=384M" --cpu "$SUITE_CPU" \
-	--mem 1536 --scratch 2048 --timeout 400; then
+	--mem 1536 --scratch 2048 --timeout 600; then
 	$PY "$ROOT/vmcore-tests/check_stock.py" "$T/$SUITE_T" "$K/vmlinux" "$KMP" \
 		"$KO" "$STOCK_PARAMS block_private=3 block_dev1=2" --group "$GROUP" \
 		"${DRGN_ROOT[@]}" || fail=$((fail + 1))

@@ -35,7 +35,20 @@ elf_end() {
 
 capture() {
 	: > /out/dumps
-	off=0
+	t0=$(date +%s)
+	# The ELF dump is 150-300 MB (small holes between kept pages are
+	# written as zeros), too big for tmpfs here: first, straight to the
+	# scratch disk at offset 0 (-f: the device exists).  Not through a
+	# loop device at an offset: that cached every page twice (the loop's
+	# and the disk's) in the capture kernel's 384 MB, and one such capture
+	# stopped writing for good (CI, 2026-12-07).
+	log "capture: makedumpfile -E -d $DL to /dev/vdc"
+	makedumpfile -f -E -d $DL $QUIET /proc/vmcore /dev/vdc > /out/makedumpfile-elf.log 2>&1
+	echo $? > /out/makedumpfile-elf.rc
+	sync
+	end=$(elf_end /dev/vdc)
+	echo "elf 0 $end" >> /out/dumps
+	off=$(((end + MB - 1) / MB))
 	put() {	# put NAME FILE: copy FILE to /dev/vdc at the next MiB boundary
 		sz=$(stat -c %s "$2")
 		dd if="$2" of=/dev/vdc bs=1M seek=$off conv=notrunc,fsync 2>/dev/null
@@ -43,24 +56,17 @@ capture() {
 		off=$((off + (sz + MB - 1) / MB))
 		rm -f "$2"
 	}
-	t0=$(date +%s)
 	# The compressed dumps go through /tmp (tmpfs).
+	log "capture: makedumpfile -F -c -d $DL ($(($(date +%s) - t0)) s)"
 	makedumpfile -F -c -d $DL $QUIET /proc/vmcore > /tmp/dump 2> /out/makedumpfile-flat.log
 	echo $? > /out/makedumpfile-flat.rc
 	put flat /tmp/dump
+	log "capture: makedumpfile -c -d $DL ($(($(date +%s) - t0)) s)"
 	makedumpfile -c -d $DL $QUIET /proc/vmcore /tmp/dump > /out/makedumpfile-zlib.log 2>&1
 	echo $? > /out/makedumpfile-zlib.rc
 	[ -f /tmp/dump ] && put zlib /tmp/dump
-	# The ELF one is 150-300 MB (small holes between kept pages are written
-	# as zeros), too big for tmpfs here: straight to the disk through a loop
-	# device at the next offset (-f: the device exists).
-	losetup -o $((off * MB)) /dev/loop7 /dev/vdc
-	makedumpfile -f -E -d $DL $QUIET /proc/vmcore /dev/loop7 > /out/makedumpfile-elf.log 2>&1
-	echo $? > /out/makedumpfile-elf.rc
-	sync
-	echo "elf $((off * MB)) $(elf_end /dev/loop7)" >> /out/dumps
-	losetup -d /dev/loop7
 	echo $(($(date +%s) - t0)) > /out/capture-seconds
+	log "capture: done in $(cat /out/capture-seconds) s"
 	cat /out/dumps
 }
 
