@@ -5,6 +5,9 @@ B=$ROOT/build
 T=$B/t
 PY=/usr/bin/python3
 mkdir -p "$T"
+# The analyzer's dump cache (kmempool(1), KMEMPOOL_CACHE): the tests' own,
+# never the user's ~/.cache (test-btf.sh gives each suite an empty one).
+export KMEMPOOL_CACHE=${KMEMPOOL_CACHE:-$T/dcache}
 # What the live and kdump tests ask the test module to create.
 MODULE_PARAMS="slab_min=7 slab_size=200 kmalloc_min=3 kmalloc_size=100 page_min=2 page_order=1 private_min=5 private_size=72 unnamed_min=2 unnamed_size=24"
 pass=0 fail=0

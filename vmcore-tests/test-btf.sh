@@ -204,6 +204,13 @@ for SUITE in "${SUITES[@]}"; do
 		frames_vs_drgn dwarf
 		continue
 	fi
+	# A dump cache of this suite's own (the analyzer's KMEMPOOL_CACHE),
+	# empty: the flattened dump's first run from the dump alone writes the
+	# entry, the later runs on it and on the zlib dump (the same stored
+	# pages) use it, the ELF dump has none; every answer is compared with
+	# the vmlinux's below.
+	export KMEMPOOL_CACHE=$O/dcache
+	rm -rf "$KMEMPOOL_CACHE"
 	for f in dump-flat dump-zlib dump-elf; do
 		[ -f "$D/$f" ] || { not_ok "$f: no such dump"; continue; }
 		for cmd in waiters scan; do
@@ -321,11 +328,48 @@ PY
 	alone info -c "$D/dump-flat" > "$O/info-btf" 2>&1
 	if grep -qx 'types:          BTF from the dump' "$O/info-btf" &&
 	   grep -qx 'vmlinux:        none' "$O/info-btf" &&
-	   diff <(grep -v '^vmlinux:\|^types:' "$O/info-dwarf") <(grep -v '^vmlinux:\|^types:' "$O/info-btf") > "$O/info.diff"; then
+	   diff <(grep -v '^vmlinux:\|^types:\|^dump cache:' "$O/info-dwarf") \
+		<(grep -v '^vmlinux:\|^types:\|^dump cache:' "$O/info-btf") > "$O/info.diff"; then
 		ok "info from the dump alone: types: BTF from the dump; release, build ID, KASLR, crash time, panic as with the vmlinux"
 	else
 		not_ok "info from the dump alone: $(head -c 300 "$O/info.diff") $(grep '^types' "$O/info-btf")"
 	fi
+	# The dump cache: the runs above on the zlib dump used the entry the
+	# flattened dump's first run wrote; with the cache off the answer is
+	# the same, byte for byte; an entry whose record of a page is not what
+	# the dump stores (one byte of the pages section flipped, its CRC-32
+	# made right) is a miss, replaced by a new entry, the answer the same.
+	alone info -c "$D/dump-zlib" > "$O/info-cache" 2>&1
+	KMEMPOOL_CACHE=off alone waiters -f json -c "$D/dump-zlib" > "$O/nocache-waiters.json" 2>&1
+	entry=$(sed -n 's/^dump cache:     hit (\(.*\))$/\1/p' "$O/info-cache")
+	if [ -n "$entry" ] && [ -f "$entry" ] && [ "$(find "$KMEMPOOL_CACHE" -name '*.kdc' | wc -l)" = 1 ] &&
+	   cmp -s "$O/nocache-waiters.json" "$O/dump-zlib-waiters-btf.json" &&
+	   grep -q 'dump cache:     off' <(KMEMPOOL_CACHE=off alone info -c "$D/dump-zlib" 2>&1) &&
+	   grep -q 'dump cache:     off (the dump is not kdump-compressed)' <(alone info -c "$D/dump-elf" 2>&1); then
+		ok "dump cache: the zlib dump's runs used the entry the flattened dump's first run wrote ($(du -k "$entry" | cut -f1) KiB); with KMEMPOOL_CACHE=off the same waiters, byte for byte; none for the ELF dump"
+	else
+		not_ok "dump cache: $(grep '^dump cache' "$O/info-cache") (entries: $(find "$KMEMPOOL_CACHE" -name '*.kdc' | wc -l)); off = on: $(cmp "$O/nocache-waiters.json" "$O/dump-zlib-waiters-btf.json" 2>&1 && echo same)"
+	fi
+	if [ -n "$entry" ] && $PY - "$entry" <<'PY'
+import struct, sys, zlib
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+off, ln = struct.unpack_from("<QQ", b, 24 + 9 * 16)    # the pages section
+b[off + ln // 2] ^= 0x20
+struct.pack_into("<I", b, 12, zlib.crc32(b[216:]) & 0xffffffff)
+open(p, "wb").write(b)
+PY
+	then
+		alone info -c "$D/dump-zlib" > "$O/info-cache2" 2>&1
+		alone waiters -f json -c "$D/dump-zlib" > "$O/cache2-waiters.json" 2>&1
+		alone info -c "$D/dump-zlib" > "$O/info-cache3" 2>&1
+		check "dump cache: an entry recording other stored bytes than the dump's (CRC-32 right) is a miss and is rewritten; the answer the same" \
+			sh -c 'grep -qx "dump cache:     written ($1)" "$2" && grep -qx "dump cache:     hit ($1)" "$3" && cmp -s "$4" "$5"' \
+			sh "$entry" "$O/info-cache2" "$O/info-cache3" "$O/cache2-waiters.json" "$O/dump-zlib-waiters-btf.json"
+	else
+		not_ok "dump cache: no entry to damage"
+	fi
+	unset KMEMPOOL_CACHE
 	# triage: a dump whose vmlinux is nowhere still gets its line, the same pools.
 	alone triage "$D/dump-flat" > "$O/triage.json" 2> "$O/triage.err"
 	rc=$?

@@ -40,7 +40,7 @@ static struct kmp_mem *img_clone(struct kmp_mem *mem)
 	return m;
 }
 
-static const struct kmp_mem_ops img_ops = { img_read, img_close, img_clone };
+static const struct kmp_mem_ops img_ops = { .read = img_read, .close = img_close, .clone = img_clone };
 
 void memimg_init(struct memimg *img, struct kmp_mem *mem)
 {

@@ -612,7 +612,7 @@ static bool ring_visit(uint64_t node, void *arg, struct kmp_err *err)
 
 static void test_brent(void)
 {
-	static const struct kmp_mem_ops ops = { ring_read, ring_close, NULL };
+	static const struct kmp_mem_ops ops = { .read = ring_read, .close = ring_close };
 	struct ring r = { { 0 }, 0 };
 	struct kmp_mem mem = { &ops, &r, false, false };
 	unsigned long visits = 0;
@@ -950,7 +950,7 @@ static void test_counters(void)
 		{ 4, 2, 5, "low_nr 5;" },
 		{ -2, -3, -4, "min_nr -2," },
 	};
-	static const struct kmp_mem_ops ops = { torn_read, NULL, NULL };
+	static const struct kmp_mem_ops ops = { .read = torn_read };
 	struct kmp_pools p;
 	struct kmp_err err;
 	struct fake f;
@@ -1190,7 +1190,7 @@ static bool churn_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len
  */
 static void test_live_reads(void)
 {
-	static const struct kmp_mem_ops ops = { churn_read, NULL, NULL };
+	static const struct kmp_mem_ops ops = { .read = churn_read };
 	struct kmp_pools live, dump;
 	struct kmp_err err;
 	struct fake f;
@@ -1528,7 +1528,7 @@ static void test_two_vmlinux(const char *a, const char *b)
 
 static void test_live(void)
 {
-	static const struct kmp_mem_ops ops = { churn_read, NULL, NULL };
+	static const struct kmp_mem_ops ops = { .read = churn_read };
 	unsigned long at, total, retried = 0, with1 = 0;
 	struct kmp_pools p;
 	struct kmp_err err;

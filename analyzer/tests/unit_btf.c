@@ -13,11 +13,15 @@
  */
 #include <bpf/btf.h>
 #include <inttypes.h>
+#include <libdeflate.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "btf.h"
+#include "dumpcache.h"
 #include "kallsyms.h"
 #include "layout_check.h"
 #include "memimg.h"
@@ -503,7 +507,7 @@ static struct kmp_mem *bulk_clone(struct kmp_mem *mem)
 	return m;
 }
 
-static const struct kmp_mem_ops bulk_ops = { bulk_read, NULL, bulk_clone };
+static const struct kmp_mem_ops bulk_ops = { .read = bulk_read, .clone = bulk_clone };
 
 static void test_read_bulk(void)
 {
@@ -1016,6 +1020,244 @@ static void test_btf_pool_pointers(void)
 }
 
 /* Fuzz seeds: the BTF above, and kallsyms tables in fuzz_kallsyms's format. */
+
+/* dump cache (dumpcache.c) */
+
+/*
+ * A dump that says how it stores its pages: the image's, each stored as
+ * "PAGE" and its 4 KiB (what a kdump-compressed dump's reader gives is the
+ * flags and the compressed stream; here the bytes themselves stand in).
+ */
+static const struct kmp_mem_ops *dc_img_ops;
+static bool dc_read(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len, struct kmp_err *err)
+{
+	return dc_img_ops->read(mem, addr, buf, len, err);
+}
+static bool dc_stored(struct kmp_mem *mem, uint64_t addr, void *out, size_t cap, size_t *len)
+{
+	struct kmp_err err;
+
+	if (cap < 4 + 4096 || !dc_img_ops->read(mem, addr & ~4095ULL, (char *)out + 4, 4096, &err))
+		return false;
+	memcpy(out, "PAGE", 4);
+	*len = 4 + 4096;
+	return true;
+}
+static void dc_close(struct kmp_mem *mem)
+{
+	(void)mem;
+}
+static const struct kmp_mem_ops dc_ops = { .read = dc_read, .close = dc_close, .stored = dc_stored };
+
+/* The dump: kallsyms tables at @tab, the BTF at @btf_at (both regions whole pages). */
+struct dc_dump {
+	struct memimg img;
+	struct kmp_mem mem;
+	char vi[1024];
+	unsigned char *btf;
+	uint32_t btf_len;
+};
+
+static void dc_dump_init(struct dc_dump *d, struct btf *b)
+{
+	const uint64_t base = 0xffffffff81000000ULL, tab = 0xffffffff82000000ULL;
+	const uint64_t btf_at = base + 0x10000;
+	const void *raw_btf = btf__raw_data(b, &d->btf_len);
+	struct ktab t;
+	unsigned char *m;
+
+	ktab_init(&t);
+	ktab_add(&t, 'T', "_text", -1);
+	ktab_add(&t, 'T', "mempool_alloc", -1 - 0x240);
+	ktab_add(&t, 'T', "mempool_free", -1 - 0x400);
+	ktab_add(&t, 'D', "__start_BTF", -1 - 0x10000);
+	ktab_add(&t, 'D', "__stop_BTF", -1 - 0x10000 - (int32_t)d->btf_len);
+	memimg_init(&d->img, &d->mem);
+	dc_img_ops = d->mem.ops;
+	d->mem.ops = &dc_ops;
+	m = memimg_add(&d->img, tab, 0x3000);
+	memcpy(m, t.tidx, sizeof(t.tidx));
+	memcpy(m + 0x200, t.ttab, t.tlen);
+	memcpy(m + 0x600, t.offs, 4 * t.num);
+	memcpy(m + 0x700, &t.num, 4);
+	memcpy(m + 0x708, &base, 8);
+	memcpy(m + 0x1000, t.names, t.nlen);
+	d->btf = memimg_add(&d->img, btf_at, (d->btf_len + 4095) & ~4095u);
+	memcpy(d->btf, raw_btf, d->btf_len);
+	snprintf(d->vi, sizeof(d->vi), "OSRELEASE=7.2.0-test\nSYMBOL(kallsyms_names)=%" PRIx64
+		 "\nSYMBOL(kallsyms_num_syms)=%" PRIx64 "\nSYMBOL(kallsyms_token_table)=%" PRIx64
+		 "\nSYMBOL(kallsyms_token_index)=%" PRIx64 "\nSYMBOL(kallsyms_offsets)=%" PRIx64
+		 "\nSYMBOL(kallsyms_relative_base)=%" PRIx64 "\nCRASHTIME=1\n",
+		 tab + 0x1000, tab + 0x700, tab + 0x200, tab, tab + 0x600, tab + 0x708);
+}
+
+/* Open @d alone (kallsyms and BTF), as kmempool does; what the cache did in *@state. */
+static bool dc_open(struct dc_dump *d, struct kmp_vmlinux *v, const char **state)
+{
+	struct kmp_err err = { 0 };
+	bool ok = kmp_vmlinux_open_dump(v, &d->mem, d->vi, 0, &err);
+
+	*state = ok ? v->cache_state : err.msg;
+	return ok;
+}
+
+/* What a run would look up: mempool_free's address and size, and whether BTF has @type. */
+static bool dc_answers(struct kmp_vmlinux *v, const char *type)
+{
+	struct kmp_sym q[1] = { { .name = "mempool_free" } };
+	char name[64];
+	uint64_t start, size;
+
+	kmp_kallsyms_find(v->ks, q, 1);
+	return q[0].found && q[0].addr == 0xffffffff81000400ULL && q[0].size == 0x10000 - 0x400 &&
+	       kmp_kallsyms_addrsym(v->ks, 0xffffffff81000250ULL, name, sizeof(name), &start, &size) &&
+	       !strcmp(name, "mempool_alloc") && btf__find_by_name_kind(v->btf->btf, type, BTF_KIND_STRUCT) > 0;
+}
+
+/* The entry's bytes (read whole), or NULL. */
+static unsigned char *dc_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b = NULL;
+	long n;
+
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (b = malloc((size_t)n)) && fread(b, 1, (size_t)n, f) == (size_t)n)
+		*len = (size_t)n;
+	else {
+		free(b);
+		b = NULL;
+	}
+	if (f)
+		fclose(f);
+	return b;
+}
+
+static bool dc_write(const char *path, const unsigned char *b, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(b, 1, len, f) == len;
+
+	return (f && !fclose(f)) && ok;
+}
+
+static void test_dump_cache(const char *seed_dir)
+{
+	char dir[] = "/tmp/kmp-dcache-XXXXXX", path[4096];
+	struct btf *b = make_btf(false);
+	struct kmp_vmlinux v;
+	struct dc_dump d;
+	const char *state;
+	unsigned char *f;
+	size_t flen = 0;
+	char *name;
+
+	if (!mkdtemp(dir))
+		abort();
+	setenv("KMEMPOOL_CACHE", dir, 1);
+	dc_dump_init(&d, b);
+
+	begin("dump cache: a first run writes the entry, a second uses it and answers the same");
+	CHECK(dc_open(&d, &v, &state) && !strcmp(state, "written") && dc_answers(&v, "mempool_s"),
+	      "first run: %s", state);
+	snprintf(path, sizeof(path), "%s", v.cache_path);
+	kmp_vmlinux_close(&v);
+	CHECK(dc_open(&d, &v, &state) && !strcmp(state, "hit") && v.dcache && v.ks->borrowed &&
+	      dc_answers(&v, "mempool_s"), "second run: %s", state);
+	kmp_vmlinux_close(&v);
+	end();
+
+	if (seed_dir) {	/* the fuzz harness's seed: this entry */
+		char seed[4096];
+
+		f = dc_file(path, &flen);
+		snprintf(seed, sizeof(seed), "%s/dcache-entry", seed_dir);
+		if (!f || !dc_write(seed, f, flen))
+			abort();
+		free(f);
+	}
+
+	begin("dump cache: a dump that stores other bytes in its BTF gets its own answer, not the entry's");
+	name = memmem(d.btf, d.btf_len, "mempool_s", 10);
+	CHECK(name != NULL, "no name to change in the BTF");
+	if (name) {
+		name[8] = 'q';		/* mempool_q: still a good BTF, another answer */
+		CHECK(dc_open(&d, &v, &state) && !strcmp(state, "written") &&
+		      dc_answers(&v, "mempool_q") && btf__find_by_name_kind(v.btf->btf, "mempool_s", BTF_KIND_STRUCT) < 0,
+		      "changed dump: %s", state);
+		kmp_vmlinux_close(&v);
+		CHECK(dc_open(&d, &v, &state) && !strcmp(state, "hit") && dc_answers(&v, "mempool_q"),
+		      "changed dump, again: %s", state);
+		kmp_vmlinux_close(&v);
+	}
+	end();
+
+	begin("dump cache: an entry damaged on disk (CRC-32, bounds, a table's invariants) is a miss");
+	f = dc_file(path, &flen);
+	CHECK(f != NULL, "no entry at %s", path);
+	if (f) {
+		struct kmp_dcache_view view;
+		const char *why;
+		uint32_t crc;
+
+		f[flen - 1] ^= 1;	/* a stored page's byte */
+		CHECK(!kmp_dcache_parse(f, flen, &view, &why) && strstr(why, "CRC"), "parse: %s",
+		      why ? why : "took it");
+		CHECK(dc_write(path, f, flen) && dc_open(&d, &v, &state) && !strcmp(state, "written") &&
+		      dc_answers(&v, "mempool_q"), "flipped byte: %s", state);
+		kmp_vmlinux_close(&v);
+		CHECK(!kmp_dcache_parse(f, flen - 8, &view, &why), "a cut entry parsed");
+		free(f);
+		/* a symbol's entry pointing past the names, under a good CRC-32 */
+		f = dc_file(path, &flen);
+		CHECK(f && kmp_dcache_parse(f, flen, &view, &why), "rewritten entry: %s", why);
+		if (f && !why) {
+			uint32_t bad = (uint32_t)view.ks.names_len + 5;
+
+			memcpy((unsigned char *)view.ks.pos + 4, &bad, 4);
+			crc = libdeflate_crc32(0, f + 216, flen - 216);
+			memcpy(f + 12, &crc, 4);
+			CHECK(kmp_dcache_parse(f, flen, &view, &why), "re-sealed entry: %s", why);
+			{
+				struct kmp_kallsyms ks;
+
+				CHECK(!kmp_kallsyms_adopt(&ks, &view.ks, &why) && strstr(why, "entry"),
+				      "adopt: %s", why ? why : "took it");
+			}
+			CHECK(dc_write(path, f, flen) && dc_open(&d, &v, &state) &&
+			      !strcmp(state, "written") && dc_answers(&v, "mempool_q"), "bad table: %s",
+			      state);
+			kmp_vmlinux_close(&v);
+		}
+		free(f);
+	}
+	end();
+
+	begin("dump cache: KMEMPOOL_CACHE=off, a directory others may write, a dump without "
+	      "stored pages: no cache, the same answers");
+	setenv("KMEMPOOL_CACHE", "off", 1);
+	CHECK(dc_open(&d, &v, &state) && !strcmp(state, "off") && dc_answers(&v, "mempool_q"), "%s",
+	      state);
+	kmp_vmlinux_close(&v);
+	setenv("KMEMPOOL_CACHE", dir, 1);
+	chmod(dir, 0777);
+	CHECK(dc_open(&d, &v, &state) && !strncmp(state, "not used", 8) && !v.dcache &&
+	      dc_answers(&v, "mempool_q"), "%s", state);
+	kmp_vmlinux_close(&v);
+	chmod(dir, 0700);
+	d.mem.ops = dc_img_ops;
+	CHECK(dc_open(&d, &v, &state) && !strncmp(state, "off", 3) && dc_answers(&v, "mempool_q"),
+	      "%s", state);
+	kmp_vmlinux_close(&v);
+	end();
+
+	unlink(path);
+	rmdir(dir);
+	unsetenv("KMEMPOOL_CACHE");
+	memimg_free(&d.img);
+	btf__free(b);
+}
+
 static int seeds(const char *dir)
 {
 	struct btf *b = make_btf(false);
@@ -1033,6 +1275,13 @@ static int seeds(const char *dir)
 	if (!(f = fopen(path, "wb")) || fwrite(d, 1, size, f) != size || fclose(f))
 		return 1;
 	btf__free(b);
+	{
+		char sub[4096];
+
+		snprintf(sub, sizeof(sub), "%s/../fuzz_dcache", dir);
+		mkdir(sub, 0755);
+		test_dump_cache(sub);
+	}
 	return 0;
 }
 
@@ -1053,6 +1302,7 @@ int main(int argc, char **argv)
 	test_btf_pool_member();
 	test_btf_heap_pool();
 	test_btf_pool_pointers();
+	test_dump_cache(NULL);
 	printf("unit-btf: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

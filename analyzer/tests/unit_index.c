@@ -345,7 +345,7 @@ static bool modsym_linear(const struct modimg *img, uint64_t addr, uint64_t *nam
 
 static void test_modsyms(void)
 {
-	static const struct kmp_mem_ops ops = { modimg_read, NULL, NULL };
+	static const struct kmp_mem_ops ops = { .read = modimg_read };
 	static struct modimg img;
 	struct kmp_mem mem = { &ops, &img, false, false };
 	struct kmp_modlayout ml;

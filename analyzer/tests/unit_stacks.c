@@ -581,7 +581,7 @@ static void json_kernel_none(FILE *f, const void *arg)
 
 static void test_live_retry(void)
 {
-	static const struct kmp_mem_ops ops = { changing_read, changing_close, NULL };
+	static const struct kmp_mem_ops ops = { .read = changing_read, .close = changing_close };
 	struct world w;
 	struct changing c;
 	struct kmp_mem mem = { &ops, &c, false, false };

@@ -703,7 +703,7 @@ static void test_tag_cache(void)
 	kmp_pools_free(&own);
 	{
 		struct retag r = { .inner = f.mem, .f = &f, .nth = 3 };
-		static const struct kmp_mem_ops ops = { retag_read, NULL, NULL };
+		static const struct kmp_mem_ops ops = { .read = retag_read };
 		struct kmp_mem mem = { .ops = &ops, .priv = &r };
 
 		r.file = str(&f, "other.c");

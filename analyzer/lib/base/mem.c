@@ -55,6 +55,11 @@ bool kmp_read_bulk(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
 	return ok && h.ok;
 }
 
+bool kmp_mem_stored(struct kmp_mem *mem, uint64_t addr, void *out, size_t cap, size_t *len)
+{
+	return mem->ops->stored && mem->ops->stored(mem, addr, out, cap, len);
+}
+
 struct kmp_mem *kmp_mem_clone(struct kmp_mem *mem)
 {
 	return mem->ops->clone ? mem->ops->clone(mem) : NULL;

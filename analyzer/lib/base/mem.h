@@ -25,6 +25,16 @@ struct kmp_mem_ops {
 	 * used by one thread at a time.
 	 */
 	struct kmp_mem *(*clone)(struct kmp_mem *mem);
+	/*
+	 * Optional: what the source stores for the page that holds @addr,
+	 * exactly as it is stored (a kdump-compressed dump's page: its
+	 * descriptor's flags, then its compressed stream), into @out (room
+	 * for @cap bytes), its length in *@len.  Two pages stored alike read
+	 * alike, so these bytes can stand for the page (debuginfo/dumpcache.h).
+	 * False when the source cannot say: not such a dump, a page its own
+	 * reader does not take.
+	 */
+	bool (*stored)(struct kmp_mem *mem, uint64_t addr, void *out, size_t cap, size_t *len);
 };
 
 struct kmp_mem {
@@ -69,6 +79,8 @@ bool kmp_read_bulk(struct kmp_mem *mem, uint64_t addr, void *buf, size_t len,
  */
 struct kmp_mem *kmp_mem_clone(struct kmp_mem *mem);
 void kmp_mem_free(struct kmp_mem *clone);
+/* @mem's stored(), false where it has none. */
+bool kmp_mem_stored(struct kmp_mem *mem, uint64_t addr, void *out, size_t cap, size_t *len);
 /* A field of a struct read into a buffer: the accessor of field.h. */
 /* Read an unsigned integer of @size (1, 2, 4 or 8) bytes, little endian. */
 bool kmp_read_uint(struct kmp_mem *mem, uint64_t addr, uint64_t size,

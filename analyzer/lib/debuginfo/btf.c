@@ -190,6 +190,15 @@ bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64
 	return ok;
 }
 
+const void *kmp_btf_raw(const struct kmp_btf *b, size_t *len)
+{
+	uint32_t size = 0;
+	const void *p = b->btf ? btf__raw_data(b->btf, &size) : NULL;
+
+	*len = size;
+	return p;
+}
+
 void kmp_btf_free(struct kmp_btf *b)
 {
 	free(b->byname);

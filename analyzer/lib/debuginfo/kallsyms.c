@@ -56,12 +56,14 @@ bool kmp_vmcoreinfo_symbol(const char *vmcoreinfo, const char *name, uint64_t *a
 
 void kmp_kallsyms_free(struct kmp_kallsyms *ks)
 {
-	free(ks->byname);
+	if (!ks->borrowed) {
+		free(ks->byname);
+		free(ks->off);
+		free(ks->pos);
+		free(ks->names);
+		free(ks->ttab);
+	}
 	free(ks->hash);
-	free(ks->off);
-	free(ks->pos);
-	free(ks->names);
-	free(ks->ttab);
 	free(ks->tok);
 	memset(ks, 0, sizeof(*ks));
 }
@@ -474,6 +476,8 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 		goto fail;
 	}
 	memcpy(ks->ttab, r->token_table, r->token_len);
+	ks->ttab_len = r->token_len;
+	memcpy(ks->tidx, r->token_index, sizeof(ks->tidx));
 	check_tokens(ks->ttab, r->token_len, r->token_index, ks->tok);
 	for (uint32_t i = 0; i < r->num; i++) {
 		size_t len, nlen = 0, at = pos;
@@ -528,6 +532,95 @@ bad:
 		   "of kallsyms_names (byte %zu) is out of bounds or not a name", (size_t)ks->n, pos);
 fail:
 	kmp_kallsyms_free(ks);
+	return false;
+}
+
+bool kmp_kallsyms_export(const struct kmp_kallsyms *ks, struct kmp_kallsyms_image *img)
+{
+	if (!ks->byname || !ks->n)
+		return false;
+	*img = (struct kmp_kallsyms_image){
+		.n = ks->n, .base = ks->base, .names_len = ks->names_len,
+		.token_len = ks->ttab_len, .nbyname = ks->nbyname,
+		.relative_base = ks->relative_base, .abs_percpu = ks->abs_percpu,
+		.off = ks->off, .pos = ks->pos, .byname = ks->byname, .names = ks->names,
+		.ttab = ks->ttab, .tidx = ks->tidx,
+	};
+	return true;
+}
+
+/*
+ * Entry @pos of @names (@len bytes) as the look-ups read it: its length
+ * and its tokens inside the names, the first (whose type letter a name
+ * drops) a good token.  (That every token is good and the name of a good
+ * length, the decoder checked before the table was kept; the look-ups
+ * read a bad token as an empty one and cut a long name, in bounds.)
+ */
+static bool entry_ok(const uint8_t *names, size_t len, size_t pos,
+		     const struct kmp_kallsyms_tokens *tok)
+{
+	size_t n;
+
+	if (pos >= len)
+		return false;
+	n = names[pos++];
+	if (n & 0x80) {
+		if (pos >= len)
+			return false;
+		n = (n & 0x7f) | (size_t)names[pos++] << 7;
+	}
+	return n && n <= len - pos && tok->len[names[pos]];
+}
+
+bool kmp_kallsyms_adopt(struct kmp_kallsyms *ks, const struct kmp_kallsyms_image *img,
+			const char **why)
+{
+	size_t used = 0;
+	const uint32_t mask = (1u << SLOT_IDX_BITS) - 1;
+
+	memset(ks, 0, sizeof(*ks));
+	*why = "counts out of bounds";
+	if (!img->n || img->n > KMP_KALLSYMS_MAX_SYMS || img->names_len > KMP_KALLSYMS_MAX_NAMES ||
+	    !img->token_len || img->token_len > 65536 + 256 || img->nbyname < 16 ||
+	    img->nbyname & (img->nbyname - 1) || img->nbyname > 4 * (uint64_t)KMP_KALLSYMS_MAX_SYMS ||
+	    3 * img->nbyname < 4 * img->n)
+		return false;
+	if (!(ks->tok = malloc(sizeof(*ks->tok)))) {
+		*why = "out of memory";
+		return false;
+	}
+	check_tokens(img->ttab, img->token_len, img->tidx, ks->tok);
+	*why = "a symbol out of order, or an entry out of bounds or not a name";
+	for (size_t i = 0; i < img->n; i++)
+		if ((i && img->off[i - 1] > img->off[i]) ||
+		    !entry_ok(img->names, img->names_len, img->pos[i], ks->tok))
+			goto bad;
+	*why = "an index slot naming no symbol, or too few free";
+	for (size_t h = 0; h < img->nbyname; h++) {
+		uint32_t e = img->byname[h];
+
+		if (e && (!(e & mask) || (e & mask) > img->n || ++used > img->n))
+			goto bad;
+	}
+	ks->n = img->n;
+	ks->base = img->base;
+	ks->names_len = img->names_len;
+	ks->ttab_len = img->token_len;
+	ks->nbyname = img->nbyname;
+	ks->relative_base = img->relative_base;
+	ks->abs_percpu = img->abs_percpu;
+	ks->off = (uint32_t *)img->off;
+	ks->pos = (uint32_t *)img->pos;
+	ks->byname = (uint32_t *)img->byname;
+	ks->names = (uint8_t *)img->names;
+	ks->ttab = (char *)img->ttab;
+	memcpy(ks->tidx, img->tidx, sizeof(ks->tidx));
+	ks->borrowed = true;
+	*why = NULL;
+	return true;
+bad:
+	free(ks->tok);
+	memset(ks, 0, sizeof(*ks));
 	return false;
 }
 

@@ -44,11 +44,15 @@ struct kmp_kallsyms {
 	uint8_t *names;		/* kallsyms_names as far as the entries go */
 	size_t names_len;
 	char *ttab;		/* kallsyms_token_table */
+	size_t ttab_len;
 	struct kmp_kallsyms_tokens *tok;	/* each token's place and length, checked */
 	uint32_t *byname;	/* open-addressed index by name hash (kallsyms.c), 0: free */
 	size_t nbyname;		/* a power of two, at least 4/3 of n */
 	bool relative_base;	/* 6.x: offsets from kallsyms_relative_base */
 	bool abs_percpu;	/* ... with per-CPU symbols as absolute values */
+	uint16_t tidx[256];	/* kallsyms_token_index, as read */
+	/* @off, @pos, @names, @ttab and @byname are a caller's (kmp_kallsyms_adopt()) */
+	bool borrowed;
 };
 
 /*
@@ -102,6 +106,30 @@ void kmp_kallsyms_find(const struct kmp_kallsyms *ks, struct kmp_sym *syms, size
  * are not needed at the same moment (issue 33's peak RSS).
  */
 void kmp_kallsyms_index(struct kmp_kallsyms *ks);
+
+/*
+ * A decoded and indexed table as flat arrays (debuginfo/dumpcache.c keeps
+ * it in a file across runs), and back.
+ */
+struct kmp_kallsyms_image {
+	uint64_t n, base, names_len, token_len, nbyname;
+	bool relative_base, abs_percpu;
+	const uint32_t *off, *pos, *byname;
+	const uint8_t *names;
+	const char *ttab;
+	const uint16_t *tidx;	/* [256] */
+};
+/* @ks as an image (pointing into @ks); false when it has no index by name. */
+bool kmp_kallsyms_export(const struct kmp_kallsyms *ks, struct kmp_kallsyms_image *img);
+/*
+ * @ks from @img, whose arrays it uses in place (they must outlive it;
+ * kmp_kallsyms_free() leaves them), after checking all that the look-ups
+ * rely on: counts and lengths within bounds, the addresses in order, every
+ * entry inside the names and starting with a good token, every index slot
+ * naming a symbol and at least a quarter of the slots free.  False with a static reason in *@why.
+ */
+bool kmp_kallsyms_adopt(struct kmp_kallsyms *ks, const struct kmp_kallsyms_image *img,
+			const char **why);
 
 /*
  * The same decoding from tables already in buffers (the fuzz harness and

@@ -12,15 +12,104 @@
 #include <string.h>
 
 #include "btf.h"
+#include "dumpcache.h"
+#include "prefault.h"
 #include "dwarfutil.h"
 #include "kallsyms.h"
 #include "vmlinux.h"
+
+/*
+ * The dump cache's key (dumpcache.h): what the tables' decoding depends on
+ * besides the bytes at their addresses, which the entry holds as stored:
+ * the KASLR offset and the tables' addresses; the release and build ID
+ * too, for whoever reads the entry.
+ */
+static void cache_params(char *out, size_t len, const char *vmcoreinfo, uint64_t kaslr)
+{
+	static const char *const keep[] = { "OSRELEASE=", "BUILD-ID=", "SYMBOL(kallsyms_" };
+	size_t o = (size_t)snprintf(out, len, "kmempool dump cache\nkaslr=%" PRIx64 "\n", kaslr);
+
+	for (const char *l = vmcoreinfo; l && *l && o < len;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+
+		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++)
+			if (!strncmp(l, keep[k], strlen(keep[k])) && n < len - o) {
+				memcpy(out + o, l, n);
+				o += n;
+				break;
+			}
+		l += n;
+	}
+	out[o < len ? o : len - 1] = '\0';
+}
+
+/* The address ranges the tables were read from, as decoded: the number of them. */
+static size_t cache_ranges(struct kmp_dcache_range *r, const char *vmcoreinfo,
+			   const struct kmp_kallsyms_tables *t, const struct kmp_kallsyms *ks,
+			   uint64_t btf_start, uint64_t btf_stop)
+{
+	uint64_t a;
+	size_t n = 0;
+
+	if (kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_names", &a))
+		r[n++] = (struct kmp_dcache_range){ a, ks->names_len };
+	if (kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_num_syms", &a))
+		r[n++] = (struct kmp_dcache_range){ a, 4 };
+	if (kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_token_table", &a))
+		r[n++] = (struct kmp_dcache_range){ a, ks->ttab_len };
+	if (kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_token_index", &a))
+		r[n++] = (struct kmp_dcache_range){ a, sizeof(t->tidx) };
+	if (kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_offsets", &a))
+		r[n++] = (struct kmp_dcache_range){ a, (uint64_t)t->raw.num * 4 };
+	if (t->raw.have_base && kmp_vmcoreinfo_symbol(vmcoreinfo, "kallsyms_relative_base", &a))
+		r[n++] = (struct kmp_dcache_range){ a, 8 };
+	r[n++] = (struct kmp_dcache_range){ btf_start, btf_stop - btf_start };
+	return n;
+}
+
+/* The tables from the dump cache's entry for @params, if it has one that checks out. */
+static bool from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *params)
+{
+	struct kmp_dcache *c = calloc(1, sizeof(*c));
+	struct kmp_err e;
+	const char *why;
+
+	if (!c) {
+		v->cache_state = "off (out of memory)";
+		return false;
+	}
+	if (kmp_dcache_open(c, mem, params, &v->cache_state)) {
+		bool btf_ok;
+
+		kmp_prefault_read(c->v.btf, c->v.btf_len);
+		btf_ok = kmp_btf_parse(v->btf, c->v.btf, c->v.btf_len, &e);
+		kmp_dcache_release(c, c->v.btf, c->v.btf_len);	/* libbpf has its copy */
+		if (btf_ok) {
+			if (kmp_kallsyms_adopt(v->ks, &c->v.ks, &why)) {
+				v->dcache = c;
+				snprintf(v->cache_path, sizeof(v->cache_path), "%s", c->path);
+				return true;
+			}
+			kmp_btf_free(v->btf);
+		}
+		v->cache_state = "miss (an entry whose tables do not check out)";
+		kmp_dcache_close(c);
+	}
+	free(c);
+	return false;
+}
 
 bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *vmcoreinfo,
 			   uint64_t kaslr, struct kmp_err *err)
 {
 	struct kmp_sym b[2] = { { .name = "__start_BTF" }, { .name = "__stop_BTF" } };
 	struct kmp_kallsyms_tables t = { 0 };
+	struct kmp_dcache_range r[KMP_DCACHE_RANGES];
+	struct kmp_kallsyms_image img;
+	char params[4096];
+	const void *raw;
+	size_t nr, rawlen;
 
 	memset(v, 0, sizeof(*v));
 	v->fd = -1;
@@ -31,6 +120,9 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 		kmp_seterr(err, KMP_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
+	cache_params(params, sizeof(params), vmcoreinfo, kaslr);
+	if (from_cache(v, mem, params))
+		return true;
 	/*
 	 * The BTF's bounds from the tables as read, the BTF parsed, and only
 	 * then the symbol table decoded: libbpf holds two copies of the BTF
@@ -63,8 +155,16 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 		if (!kmp_btf_load(v->btf, mem, b[0].addr + kaslr, b[1].addr + kaslr, err))
 			goto fail;
 	}
+	nr = cache_ranges(r, vmcoreinfo, &t, v->ks, b[0].addr + kaslr, b[1].addr + kaslr);
 	kmp_kallsyms_tables_free(&t);
 	kmp_kallsyms_index(v->ks);
+	if (strncmp(v->cache_state, "miss", 4))
+		;	/* off: said as it is */
+	else if (!(raw = kmp_btf_raw(v->btf, &rawlen)) || !kmp_kallsyms_export(v->ks, &img))
+		v->cache_state = "not kept (no index by name)";
+	else	/* a miss: an entry for this dump, in place of any other of its name */
+		kmp_dcache_store(mem, params, r, nr, raw, rawlen, &img, v->cache_path,
+				 sizeof(v->cache_path), &v->cache_state);
 	return true;
 fail:
 	kmp_kallsyms_tables_free(&t);

@@ -14,6 +14,7 @@
 #include "dwarfunit.h"
 #include "btf.h"
 #include "kallsyms.h"
+#include "dumpcache.h"
 #include "vmlinux.h"
 
 static void read_build_id(struct kmp_vmlinux *v)
@@ -133,6 +134,10 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	free(v->btf);
 	v->ks = NULL;
 	v->btf = NULL;
+	if (v->dcache)	/* after the table that points into it */
+		kmp_dcache_close(v->dcache);
+	free(v->dcache);
+	v->dcache = NULL;
 	free(v->known);
 	v->known = NULL;
 	v->nknown = v->capknown = 0;

@@ -63,6 +63,14 @@ struct kmp_vmlinux {
 	struct kmp_btf *btf;
 	struct kmp_mem *mem;
 	uint64_t kaslr;
+	/*
+	 * The dump cache (dumpcache.h): the entry in use (@ks's arrays are
+	 * in its mapping), what became of it ("hit", "written", "off", why
+	 * not) and its file.
+	 */
+	struct kmp_dcache *dcache;
+	const char *cache_state;
+	char cache_path[4096];
 };
 
 /*

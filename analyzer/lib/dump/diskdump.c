@@ -336,6 +336,27 @@ static bool decode(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, u
 	       LIBDEFLATE_SUCCESS;
 }
 
+bool kmp_ddreader_stored(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
+			 uint64_t pfn, unsigned char *out, size_t cap, size_t *len)
+{
+	const struct kmp_diskdump *d = r->d;
+	const unsigned char *desc;
+	uint64_t idx, off, size, flags;
+
+	if (!kmp_diskdump_index(d, pfn, &idx) || !(desc = descriptor(r, rd, arg, fd, idx)))
+		return false;
+	off = kmp_dd_le(desc, 8);
+	size = (uint32_t)kmp_dd_le(desc + 8, 4);
+	flags = (uint32_t)kmp_dd_le(desc + 12, 4);
+	/* what decode() takes, and nothing else */
+	if (off > INT64_MAX || !size || size > d->page_size || cap < 4 || size > cap - 4 ||
+	    (flags && flags != PD_ZLIB) || (!flags && size != d->page_size))
+		return false;
+	memcpy(out, desc + 12, 4);
+	*len = 4 + size;
+	return read_all(rd, arg, fd, out + 4, size, off);
+}
+
 /* The set of @pfn among the kept pages. */
 static unsigned int set_of(uint64_t pfn)
 {

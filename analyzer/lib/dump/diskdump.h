@@ -86,4 +86,13 @@ const unsigned char *kmp_ddreader_page(struct kmp_ddreader *r, kmp_pread_fn rd, 
 bool kmp_ddreader_page_into(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
 			    uint64_t pfn, unsigned char *out);
 
+/*
+ * What the dump stores for page @pfn, as stored: its descriptor's flags
+ * (4 bytes, little endian) and the bytes they describe, into @out (room
+ * for @cap), the length in *@len.  False for a page this reader does not
+ * take (it then says nothing of how the page is stored).
+ */
+bool kmp_ddreader_stored(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
+			 uint64_t pfn, unsigned char *out, size_t cap, size_t *len);
+
 #endif

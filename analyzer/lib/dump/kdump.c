@@ -446,12 +446,35 @@ static void kdump_mem_close(struct kmp_mem *mem)
 	kdump_free_all(mem->priv);
 }
 
+/* mem.h's stored(): a page kmempool's own reader takes, as the dump stores it. */
+static bool kdump_mem_stored(struct kmp_mem *mem, uint64_t addr, void *out, size_t cap,
+			     size_t *len)
+{
+	struct kdump *k = mem->priv;
+	uint64_t ps, paddr;
+
+	if (!k->dd || atomic_load(&k->second->dd_off))
+		return false;
+	ps = k->dd->page_size;
+	if (dd_xlat(k, addr & ~(ps - 1), &paddr) != DD_OK || paddr % ps)
+		return false;
+	return kmp_ddreader_stored(k->ddr, dd_pread, k, k->fd, paddr / ps, out, cap, len);
+}
+
 static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem);
 
 static const struct kmp_mem_ops kdump_ops = {
 	.read = kdump_mem_read,
 	.close = kdump_mem_close,
 	.clone = kdump_mem_clone,
+};
+
+/* A kdump-compressed dump whose pages kmempool reads: it says how they are stored. */
+static const struct kmp_mem_ops kdump_dd_ops = {
+	.read = kdump_mem_read,
+	.close = kdump_mem_close,
+	.clone = kdump_mem_clone,
+	.stored = kdump_mem_stored,
 };
 
 /*
@@ -497,7 +520,7 @@ static struct kmp_mem *kdump_mem_clone(struct kmp_mem *mem)
 		free(m);
 		return NULL;
 	}
-	*m = (struct kmp_mem){ .ops = &kdump_ops, .priv = c, .live = mem->live, .serial = !c->dd };
+	*m = (struct kmp_mem){ .ops = mem->ops, .priv = c, .live = mem->live, .serial = !c->dd };
 	return m;
 fail:
 	free(c);
@@ -686,7 +709,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 		goto fail;
 	if (open_own(core, k)) {
 		capture_hint(core, k);
-		core->mem.ops = &kdump_ops;
+		core->mem.ops = &kdump_dd_ops;
 		core->mem.priv = k;
 		core->mem.serial = false;	/* a reader and a translation each */
 		return true;
@@ -753,7 +776,7 @@ bool kmp_kdump_open(struct kmp_core *core, int fd, const struct kmp_dumpinfo *in
 	snprintf(core->format, sizeof(core->format), "%s%s", flat ? "flattened " : "", fmt);
 	use_diskdump(k);
 	capture_hint(core, k);
-	core->mem.ops = &kdump_ops;
+	core->mem.ops = k->dd ? &kdump_dd_ops : &kdump_ops;
 	core->mem.priv = k;
 	/* Under ctx_lock, but for the pages read here. */
 	core->mem.serial = !k->dd;

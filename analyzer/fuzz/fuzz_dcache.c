@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: a dump cache entry (dumpcache.c) as a damaged or
+ * planted file would hold it.  The input is the entry's bytes; when the
+ * entry parses, its symbol table goes through kmp_kallsyms_adopt() and,
+ * when that takes it, every look-up kmempool makes of a table (by name,
+ * by address, each symbol's name and size), and its BTF through
+ * kmp_btf_parse().  The seed is the entry unit-btf writes.  (The CRC-32
+ * stops most mutations at the parse: the harness also tries the input
+ * with the CRC-32 made right, so that the checks after it are reached.)
+ */
+#include <libdeflate.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "dumpcache.h"
+#include "kallsyms.h"
+
+#define HEADER 216	/* dumpcache.c's struct header */
+
+static void use(const struct kmp_dcache_view *v)
+{
+	struct kmp_sym q[3] = { { .name = "mempool_alloc" }, { .name = "_text" }, { .name = "x" } };
+	struct kmp_kallsyms ks;
+	struct kmp_btf b;
+	struct kmp_err err;
+	const char *why;
+	char name[KMP_KALLSYMS_NAME_MAX];
+
+	if (kmp_kallsyms_adopt(&ks, &v->ks, &why)) {
+		kmp_kallsyms_find(&ks, q, 3);
+		for (size_t i = 0; i < ks.n && i < 256; i++) {
+			uint64_t start, size;
+
+			kmp_kallsyms_name(&ks, i, name, sizeof(name));
+			kmp_kallsyms_info(&ks, i);
+			kmp_kallsyms_size(&ks, i);
+			kmp_kallsyms_addrsym(&ks, kmp_kallsyms_addr(&ks, i) + 1, name, sizeof(name),
+					     &start, &size);
+		}
+		kmp_kallsyms_free(&ks);
+	}
+	if (kmp_btf_parse(&b, v->btf, v->btf_len, &err))
+		kmp_btf_free(&b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* 8-byte aligned, as a mapping is */
+	uint64_t *buf = malloc(size ? (size + 7) & ~(size_t)7 : 8);
+	struct kmp_dcache_view v;
+	const char *why;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	if (kmp_dcache_parse(buf, size, &v, &why))
+		use(&v);
+	else if (size > HEADER) {
+		uint32_t crc = libdeflate_crc32(0, (const char *)buf + HEADER, size - HEADER);
+
+		memcpy((char *)buf + 12, &crc, 4);
+		if (kmp_dcache_parse(buf, size, &v, &why))
+			use(&v);
+	}
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmempool: the dump-alone mode's tables kept across runs (dumpcache.h).
+ *
+ * An entry is one file: a header, then its sections, each at an offset
+ * that is a multiple of 8:
+ *   params   the key's text, compared whole
+ *   ranges   the address ranges the tables were read from
+ *   btf      the kernel's BTF blob
+ *   off, pos, names, ttab, tidx, byname   the symbol table (kallsyms.h)
+ *   pages    for each 4 KiB step of each range: u32 length, the bytes the
+ *            dump stores for that page, zeros to a multiple of 4
+ * The header's CRC-32 covers every byte after it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libdeflate.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dumpcache.h"
+#include "prefault.h"
+
+#define STEP 4096u			/* the pages of a range, as walked */
+#define STORED_MAX (4u + 65536u)	/* a page's stored bytes, at most */
+
+enum { S_PARAMS, S_RANGES, S_BTF, S_OFF, S_POS, S_NAMES, S_TTAB, S_TIDX, S_BYNAME, S_PAGES, NSECT };
+
+struct header {
+	char magic[8];
+	uint32_t version;
+	uint32_t crc;		/* of every byte after the header */
+	uint64_t size;		/* the file's */
+	struct { uint64_t off, len; } s[NSECT];
+	uint64_t n, base, nbyname;	/* the symbol table's */
+	uint32_t flags;
+	uint32_t pad;
+};
+
+static const char MAGIC[8] = "KMPDCACH";
+#define VERSION 1
+#define F_RELATIVE_BASE 1u
+#define F_ABS_PERCPU 2u
+
+/* kmp_dcache_parse() with the CRC-32 of the bytes after the header given (@crc) or computed. */
+static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_dcache_view *v,
+		  const char **why)
+{
+	struct header h;
+	const unsigned char *b = buf;
+
+	memset(v, 0, sizeof(*v));
+	*why = "not an entry (header)";
+	if (len < sizeof(h))
+		return false;
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, MAGIC, sizeof(MAGIC)) || h.version != VERSION || h.size != len ||
+	    len > KMP_DCACHE_MAX)
+		return false;
+	*why = "a section out of bounds";
+	for (int i = 0; i < NSECT; i++)
+		if (h.s[i].off % 8 || h.s[i].off < sizeof(h) || h.s[i].off > len ||
+		    h.s[i].len > len - h.s[i].off)
+			return false;
+	*why = "sections whose sizes disagree";
+	if (h.s[S_RANGES].len % sizeof(struct kmp_dcache_range) ||
+	    h.s[S_RANGES].len > KMP_DCACHE_RANGES * sizeof(struct kmp_dcache_range) ||
+	    h.n > KMP_KALLSYMS_MAX_SYMS || h.nbyname > 4ULL * KMP_KALLSYMS_MAX_SYMS ||
+	    h.s[S_OFF].len != 4 * h.n || h.s[S_POS].len != 4 * h.n ||
+	    h.s[S_TIDX].len != 256 * sizeof(uint16_t) || h.s[S_BYNAME].len != 4 * h.nbyname ||
+	    h.flags & ~(F_RELATIVE_BASE | F_ABS_PERCPU))
+		return false;
+	*why = "a CRC-32 that does not match";
+	if ((crc ? *crc : libdeflate_crc32(0, b + sizeof(h), len - sizeof(h))) != h.crc)
+		return false;
+	v->params = (const char *)b + h.s[S_PARAMS].off;
+	v->params_len = h.s[S_PARAMS].len;
+	v->ranges = (const void *)(b + h.s[S_RANGES].off);
+	v->nranges = h.s[S_RANGES].len / sizeof(struct kmp_dcache_range);
+	v->pages = b + h.s[S_PAGES].off;
+	v->pages_len = h.s[S_PAGES].len;
+	v->btf = b + h.s[S_BTF].off;
+	v->btf_len = h.s[S_BTF].len;
+	v->ks = (struct kmp_kallsyms_image){
+		.n = h.n, .base = h.base, .names_len = h.s[S_NAMES].len,
+		.token_len = h.s[S_TTAB].len, .nbyname = h.nbyname,
+		.relative_base = h.flags & F_RELATIVE_BASE, .abs_percpu = h.flags & F_ABS_PERCPU,
+		.off = (const void *)(b + h.s[S_OFF].off), .pos = (const void *)(b + h.s[S_POS].off),
+		.byname = (const void *)(b + h.s[S_BYNAME].off), .names = b + h.s[S_NAMES].off,
+		.ttab = (const char *)b + h.s[S_TTAB].off, .tidx = (const void *)(b + h.s[S_TIDX].off),
+	};
+	*why = NULL;
+	return true;
+}
+
+bool kmp_dcache_parse(const void *buf, size_t len, struct kmp_dcache_view *v, const char **why)
+{
+	return parse(buf, len, NULL, v, why);
+}
+
+/*
+ * The CRC-32 of @fd's bytes from @off to @len, read with pread() (not
+ * through the mapping, whose pages would all count in the run's RSS).
+ */
+static bool file_crc(int fd, size_t off, size_t len, uint32_t *crc)
+{
+	char *buf = malloc(1 << 16);
+	bool ok = buf != NULL;
+
+	*crc = 0;
+	while (ok && off < len) {
+		ssize_t n = pread(fd, buf, len - off < (1 << 16) ? len - off : (1 << 16), (off_t)off);
+
+		ok = n > 0;
+		if (ok) {
+			*crc = libdeflate_crc32(*crc, buf, (size_t)n);
+			off += (size_t)n;
+		}
+	}
+	free(buf);
+	return ok;
+}
+
+/* The pages of range @r, 4 KiB steps from the one that holds its start; 0 for an empty or wrapping one. */
+static uint64_t steps(const struct kmp_dcache_range *r)
+{
+	uint64_t first = r->addr & ~(uint64_t)(STEP - 1), end;
+
+	if (!r->len || __builtin_add_overflow(r->addr, r->len - 1, &end))
+		return 0;
+	return ((end & ~(uint64_t)(STEP - 1)) - first) / STEP + 1;
+}
+
+bool kmp_dcache_matches(const struct kmp_dcache_view *v, struct kmp_mem *mem)
+{
+	unsigned char *buf = malloc(STORED_MAX);
+	size_t at = 0;
+	bool ok = buf != NULL;
+
+	for (size_t i = 0; ok && i < v->nranges; i++) {
+		uint64_t n = steps(&v->ranges[i]), page = v->ranges[i].addr & ~(uint64_t)(STEP - 1);
+
+		ok = n && n <= KMP_DCACHE_MAX / 4;
+		for (uint64_t k = 0; ok && k < n; k++) {
+			uint32_t rlen;
+			size_t got;
+
+			if (v->pages_len - at < 4)
+				ok = false;
+			else {
+				memcpy(&rlen, v->pages + at, 4);
+				at += 4;
+				ok = rlen <= STORED_MAX && rlen <= v->pages_len - at &&
+				     kmp_mem_stored(mem, page + k * STEP, buf, STORED_MAX, &got) &&
+				     got == rlen && !memcmp(buf, v->pages + at, rlen);
+				at += (rlen + 3) & ~3u;
+			}
+		}
+	}
+	free(buf);
+	return ok && at == v->pages_len;
+}
+
+/* The cache's directory into @dir, created if need be; false when off or not safe to use. */
+static bool cache_dir(char *dir, size_t len, const char **state)
+{
+	const char *env = getenv("KMEMPOOL_CACHE"), *base;
+	struct stat st;
+	int n;
+
+	*state = "off";
+	if (env && (!strcmp(env, "off") || !strcmp(env, "0") || !*env))
+		return false;
+	if (env)
+		n = snprintf(dir, len, "%s", env);
+	else if ((base = getenv("XDG_CACHE_HOME")) && *base == '/')
+		n = snprintf(dir, len, "%s/kmempool", base);
+	else if ((base = getenv("HOME")) && *base == '/')
+		n = snprintf(dir, len, "%s/.cache/kmempool", base);
+	else
+		return false;
+	if (n < 0 || (size_t)n >= len - 64)
+		return false;
+	if (!env) {	/* $HOME/.cache may not exist yet */
+		char parent[4096];
+
+		snprintf(parent, sizeof(parent), "%s", dir);
+		*strrchr(parent, '/') = '\0';
+		if (mkdir(parent, 0700) && errno != EEXIST)
+			return false;
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return false;
+	*state = "not used: its directory is not the user's own, or others may write to it";
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_mode & (S_IWGRP | S_IWOTH))
+		return false;
+	return true;
+}
+
+/* The entry's file name for @params: FNV-1a, 64 bits (the key itself is in the entry). */
+static void entry_path(char *path, size_t len, const char *dir, const char *params)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (const char *p = params; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	snprintf(path, len, "%s/%016" PRIx64 ".kdc", dir, h);
+}
+
+bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *params,
+		     const char **state)
+{
+	char dir[3968];
+	struct stat st;
+	const char *why;
+	uint32_t crc;
+	bool crc_ok;
+	int fd;
+
+	memset(c, 0, sizeof(*c));
+	if (!mem->ops->stored) {
+		*state = "off (the dump is not kdump-compressed)";
+		return false;
+	}
+	if (!cache_dir(dir, sizeof(dir), state))
+		return false;
+	entry_path(c->path, sizeof(c->path), dir, params);
+	*state = "miss";
+	if ((fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_size < (off_t)sizeof(struct header) || st.st_size > KMP_DCACHE_MAX) {
+		close(fd);
+		*state = "miss (an entry that is not the user's own regular file)";
+		return false;
+	}
+	c->len = (size_t)st.st_size;
+	c->map = mmap(NULL, c->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	crc_ok = file_crc(fd, sizeof(struct header), c->len, &crc);
+	close(fd);
+	if (c->map == MAP_FAILED) {
+		c->map = NULL;
+		return false;
+	}
+	/*
+	 * Each part is mapped just before its use and let go after it
+	 * (kmp_dcache_release()): a run's peak RSS is not the whole entry.
+	 */
+	if (!crc_ok || !parse(c->map, c->len, &crc, &c->v, &why)) {
+		*state = "miss (a damaged entry: its header, bounds or CRC-32)";
+		goto miss;
+	}
+	if (c->v.params_len != strlen(params) || memcmp(c->v.params, params, c->v.params_len)) {
+		*state = "miss (another dump's entry under the same name)";
+		goto miss;
+	}
+	kmp_prefault_read(c->v.pages, c->v.pages_len);
+	if (!kmp_dcache_matches(&c->v, mem)) {
+		*state = "miss (the dump stores other bytes at the tables' addresses)";
+		goto miss;
+	}
+	kmp_dcache_release(c, c->v.pages, c->v.pages_len);
+	utimensat(AT_FDCWD, c->path, NULL, AT_SYMLINK_NOFOLLOW);	/* used: the newest */
+	*state = "hit";
+	return true;
+miss:
+	kmp_dcache_close(c);
+	return false;
+}
+
+void kmp_dcache_release(struct kmp_dcache *c, const void *p, size_t len)
+{
+	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, e = ((uintptr_t)p + len) & ~(uintptr_t)4095;
+
+	if (c->map && e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+void kmp_dcache_close(struct kmp_dcache *c)
+{
+	if (c->map)
+		munmap(c->map, c->len);
+	c->map = NULL;
+	c->len = 0;
+}
+
+/* A file being written: its descriptor, where it is, and the CRC-32 so far. */
+struct out {
+	int fd;
+	uint64_t at;
+	uint32_t crc;
+	bool ok;
+};
+
+static void put(struct out *o, const void *p, size_t len)
+{
+	const char *b = p;
+
+	while (o->ok && len) {
+		ssize_t w = write(o->fd, b, len);
+
+		if (w <= 0) {
+			o->ok = false;
+			return;
+		}
+		o->crc = libdeflate_crc32(o->crc, b, (size_t)w);
+		o->at += (uint64_t)w;
+		b += w;
+		len -= (size_t)w;
+	}
+}
+
+/* Zeros to the next multiple of @to (4 or 8). */
+static void pad(struct out *o, unsigned int to)
+{
+	static const char zero[8];
+
+	put(o, zero, (size_t)((to - o->at % to) % to));
+}
+
+/* Keep the newest KMP_DCACHE_KEEP entries of @dir. */
+static void evict(const char *dir)
+{
+	struct { struct timespec t; char name[32]; } e[64];
+	size_t n = 0;
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) && n < 64) {
+		size_t l = strlen(d->d_name);
+		struct stat st;
+
+		if (l != 20 || strcmp(d->d_name + 16, ".kdc") ||
+		    fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		e[n].t = st.st_mtim;
+		memcpy(e[n].name, d->d_name, l + 1);
+		n++;
+	}
+	while (n > KMP_DCACHE_KEEP) {	/* drop the oldest, one at a time */
+		size_t old = 0;
+
+		for (size_t i = 1; i < n; i++)
+			if (e[i].t.tv_sec < e[old].t.tv_sec ||
+			    (e[i].t.tv_sec == e[old].t.tv_sec && e[i].t.tv_nsec < e[old].t.tv_nsec))
+				old = i;
+		unlinkat(dirfd(dp), e[old].name, 0);
+		e[old] = e[--n];
+	}
+	closedir(dp);
+}
+
+bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_dcache_range *r,
+		      size_t nr, const void *btf, size_t btf_len, const struct kmp_kallsyms_image *ks,
+		      char *path, size_t plen, const char **state)
+{
+	char dir[3968], tmp[4096];
+	struct header h = { .version = VERSION };
+	struct out o = { .ok = true };
+	unsigned char *buf = NULL;
+	const struct { const void *p; uint64_t len; } sect[S_PAGES] = {
+		[S_PARAMS] = { params, strlen(params) },
+		[S_RANGES] = { r, nr * sizeof(*r) },
+		[S_BTF] = { btf, btf_len },
+		[S_OFF] = { ks->off, 4 * ks->n },
+		[S_POS] = { ks->pos, 4 * ks->n },
+		[S_NAMES] = { ks->names, ks->names_len },
+		[S_TTAB] = { ks->ttab, ks->token_len },
+		[S_TIDX] = { ks->tidx, 256 * sizeof(uint16_t) },
+		[S_BYNAME] = { ks->byname, 4 * ks->nbyname },
+	};
+
+	if (nr > KMP_DCACHE_RANGES || !mem->ops->stored) {
+		*state = "not kept (the dump is not kdump-compressed)";
+		return false;
+	}
+	if (!cache_dir(dir, sizeof(dir), state))
+		return false;
+	entry_path(path, plen, dir, params);
+	snprintf(tmp, sizeof(tmp), "%s/.new-XXXXXX", dir);
+	*state = "not kept (cannot write in its directory)";
+	if ((o.fd = mkstemp(tmp)) < 0)
+		return false;
+	if (!(buf = malloc(STORED_MAX)))
+		o.ok = false;
+	memcpy(h.magic, MAGIC, sizeof(MAGIC));
+	h.n = ks->n;
+	h.base = ks->base;
+	h.nbyname = ks->nbyname;
+	h.flags = (ks->relative_base ? F_RELATIVE_BASE : 0) | (ks->abs_percpu ? F_ABS_PERCPU : 0);
+	o.at = sizeof(h);
+	if (lseek(o.fd, (off_t)sizeof(h), SEEK_SET) < 0)
+		o.ok = false;
+	for (int i = 0; i < S_PAGES; i++) {
+		h.s[i].off = o.at;
+		h.s[i].len = sect[i].len;
+		put(&o, sect[i].p, sect[i].len);
+		pad(&o, 8);
+	}
+	h.s[S_PAGES].off = o.at;
+	*state = "not kept (a page the dump's own reader does not take)";
+	for (size_t i = 0; o.ok && i < nr; i++) {
+		uint64_t n = steps(&r[i]), page = r[i].addr & ~(uint64_t)(STEP - 1);
+
+		if (!n || n > KMP_DCACHE_MAX / 4)
+			o.ok = false;
+		for (uint64_t k = 0; o.ok && k < n; k++) {
+			size_t got;
+			uint32_t len;
+
+			if (!kmp_mem_stored(mem, page + k * STEP, buf, STORED_MAX, &got)) {
+				o.ok = false;
+				break;
+			}
+			len = (uint32_t)got;
+			put(&o, &len, 4);
+			put(&o, buf, got);
+			pad(&o, 4);
+		}
+	}
+	h.s[S_PAGES].len = o.at - h.s[S_PAGES].off;
+	h.size = o.at;
+	h.crc = o.crc;
+	free(buf);
+	if (o.ok && (o.at > KMP_DCACHE_MAX || pwrite(o.fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h)))
+		o.ok = false;
+	if (close(o.fd))
+		o.ok = false;
+	if (o.ok && rename(tmp, path)) {
+		*state = "not kept (cannot write in its directory)";
+		o.ok = false;
+	}
+	if (!o.ok) {
+		unlink(tmp);
+		return false;
+	}
+	evict(dir);
+	*state = "written";
+	return true;
+}
