@@ -345,7 +345,7 @@ PY
 	if [ -n "$entry" ] && [ -f "$entry" ] && [ "$(find "$KMEMPOOL_CACHE" -name '*.kdc' | wc -l)" = 1 ] &&
 	   cmp -s "$O/nocache-waiters.json" "$O/dump-zlib-waiters-btf.json" &&
 	   grep -q 'dump cache:     off' <(KMEMPOOL_CACHE=off alone info -c "$D/dump-zlib" 2>&1) &&
-	   grep -q 'dump cache:     off (the dump is not kdump-compressed)' <(alone info -c "$D/dump-elf" 2>&1); then
+	   grep -q 'dump cache:     off (not a kdump-compressed dump)' <(alone info -c "$D/dump-elf" 2>&1); then
 		ok "dump cache: the zlib dump's runs used the entry the flattened dump's first run wrote ($(du -k "$entry" | cut -f1) KiB); with KMEMPOOL_CACHE=off the same waiters, byte for byte; none for the ELF dump"
 	else
 		not_ok "dump cache: $(grep '^dump cache' "$O/info-cache") (entries: $(find "$KMEMPOOL_CACHE" -name '*.kdc' | wc -l)); off = on: $(cmp "$O/nocache-waiters.json" "$O/dump-zlib-waiters-btf.json" 2>&1 && echo same)"

@@ -226,7 +226,7 @@ bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *para
 
 	memset(c, 0, sizeof(*c));
 	if (!mem->ops->stored) {
-		*state = "off (the dump is not kdump-compressed)";
+		*state = "off (not a kdump-compressed dump)";
 		return false;
 	}
 	if (!cache_dir(dir, sizeof(dir), state))
@@ -380,7 +380,7 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	};
 
 	if (nr > KMP_DCACHE_RANGES || !mem->ops->stored) {
-		*state = "not kept (the dump is not kdump-compressed)";
+		*state = "not kept (not a kdump-compressed dump)";
 		return false;
 	}
 	if (!cache_dir(dir, sizeof(dir), state))
