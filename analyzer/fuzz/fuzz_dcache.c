@@ -4,8 +4,8 @@
  * planted file would hold it.  The input is the entry's bytes; when the
  * entry parses, its symbol table goes through kmp_kallsyms_adopt() and,
  * when that takes it, every look-up kmempool makes of a table (by name,
- * by address, each symbol's name and size), and its BTF through
- * kmp_btf_parse().  The seed is the entry unit-btf writes.  (The CRC-32
+ * by address, each symbol's name and size), and its BTF and index through
+ * kmp_btf_parse_indexed() and a look-up by name.  The seed is the entry unit-btf writes.  (The CRC-32
  * stops most mutations at the parse: the harness also tries the input
  * with the CRC-32 made right, so that the checks after it are reached.)
  */
@@ -14,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dwarf.h>
+
 #include "btf.h"
+#include "dwarfutil.h"
 #include "dumpcache.h"
 #include "kallsyms.h"
 
-#define HEADER 216	/* dumpcache.c's struct header */
 
 static void use(const struct kmp_dcache_view *v)
 {
@@ -29,7 +31,7 @@ static void use(const struct kmp_dcache_view *v)
 	const char *why;
 	char name[KMP_KALLSYMS_NAME_MAX];
 
-	if (kmp_kallsyms_adopt(&ks, &v->ks, &why)) {
+	if (kmp_kallsyms_adopt(&ks, &v->t.ks, &why)) {
 		kmp_kallsyms_find(&ks, q, 3);
 		for (size_t i = 0; i < ks.n && i < 256; i++) {
 			uint64_t start, size;
@@ -42,8 +44,16 @@ static void use(const struct kmp_dcache_view *v)
 		}
 		kmp_kallsyms_free(&ks);
 	}
-	if (kmp_btf_parse(&b, v->btf, v->btf_len, &err))
+	if (kmp_btf_parse_indexed(&b, v->t.btf, v->t.btf_len, v->t.btf_byname, v->t.btf_nbyname,
+				  &err)) {
+		struct kmp_wanted w[2] = { { .name = "mempool_s", .tag = DW_TAG_structure_type },
+					   { .name = "pageflags", .tag = DW_TAG_enumeration_type } };
+		Dwarf_Die all;
+
+		kmp_btf_handle(&b, 0, &all);
+		kmp_btf_scan(&all, w, 2);
 		kmp_btf_free(&b);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -58,8 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	if (kmp_dcache_parse(buf, size, &v, &why))
 		use(&v);
-	else if (size > HEADER) {
-		uint32_t crc = libdeflate_crc32(0, (const char *)buf + HEADER, size - HEADER);
+	else if (size > KMP_DCACHE_HEADER) {
+		uint32_t crc = libdeflate_crc32(0, (const char *)buf + KMP_DCACHE_HEADER, size - KMP_DCACHE_HEADER);
 
 		memcpy((char *)buf + 12, &crc, 4);
 		if (kmp_dcache_parse(buf, size, &v, &why))

@@ -1212,16 +1212,16 @@ static void test_dump_cache(const char *seed_dir)
 		f = dc_file(path, &flen);
 		CHECK(f && kmp_dcache_parse(f, flen, &view, &why), "rewritten entry: %s", why);
 		if (f && !why) {
-			uint32_t bad = (uint32_t)view.ks.names_len + 5;
+			uint32_t bad = (uint32_t)view.t.ks.names_len + 5;
 
-			memcpy((unsigned char *)view.ks.pos + 4, &bad, 4);
-			crc = libdeflate_crc32(0, f + 216, flen - 216);
+			memcpy((unsigned char *)view.t.ks.pos + 4, &bad, 4);
+			crc = libdeflate_crc32(0, f + KMP_DCACHE_HEADER, flen - KMP_DCACHE_HEADER);
 			memcpy(f + 12, &crc, 4);
 			CHECK(kmp_dcache_parse(f, flen, &view, &why), "re-sealed entry: %s", why);
 			{
 				struct kmp_kallsyms ks;
 
-				CHECK(!kmp_kallsyms_adopt(&ks, &view.ks, &why) && strstr(why, "entry"),
+				CHECK(!kmp_kallsyms_adopt(&ks, &view.t.ks, &why) && strstr(why, "entry"),
 				      "adopt: %s", why ? why : "took it");
 			}
 			CHECK(dc_write(path, f, flen) && dc_open(&d, &v, &state) &&

@@ -94,7 +94,8 @@ static void index_names(struct kmp_btf *b)
 	}
 }
 
-bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err)
+/* The BTF of @data parsed by libbpf, no index yet. */
+static bool parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err)
 {
 	memset(b, 0, sizeof(*b));
 	if (size < 24 || size > KMP_BTF_MAX) {
@@ -119,6 +120,35 @@ bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct km
 	}
 	b->ntypes = btf__type_cnt(b->btf);
 	b->size = size;
+	return true;
+}
+
+bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err)
+{
+	if (!parse(b, data, size, err))
+		return false;
+	index_names(b);
+	return true;
+}
+
+bool kmp_btf_parse_indexed(struct kmp_btf *b, const void *data, uint64_t size,
+			   const uint32_t *byname, size_t nbyname, struct kmp_err *err)
+{
+	size_t used = 0;
+
+	if (!parse(b, data, size, err))
+		return false;
+	if (nbyname < 16 || nbyname & (nbyname - 1) || nbyname > 4 * (size_t)b->ntypes + 16)
+		goto anew;
+	for (size_t h = 0; h < nbyname; h++)
+		if (byname[h] && (byname[h] >= b->ntypes || ++used == nbyname))
+			goto anew;
+	if (!(b->byname = malloc(nbyname * sizeof(*byname))))
+		goto anew;
+	memcpy(b->byname, byname, nbyname * sizeof(*byname));
+	b->nbyname = nbyname;
+	return true;
+anew:
 	index_names(b);
 	return true;
 }

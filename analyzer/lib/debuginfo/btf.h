@@ -37,9 +37,17 @@ struct kmp_btf {
 
 /* Parse @size bytes at @data (copied by libbpf).  False with @err (kind format). */
 bool kmp_btf_parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp_err *err);
-/* Read [@start, @stop) (runtime addresses) from @mem and parse it. */
+/*
+ * kmp_btf_parse() with the index by name given (@byname[@nbyname], as a
+ * parse of the same bytes built it: the dump cache's), copied after a
+ * check that every slot is a type of the BTF or free and some are free;
+ * built anew when it is not.
+ */
+bool kmp_btf_parse_indexed(struct kmp_btf *b, const void *data, uint64_t size,
+			   const uint32_t *byname, size_t nbyname, struct kmp_err *err);
 /* The blob @b was parsed from (libbpf's copy), its length in *@len; NULL if none. */
 const void *kmp_btf_raw(const struct kmp_btf *b, size_t *len);
+/* Read [@start, @stop) (runtime addresses) from @mem and parse it. */
 bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64_t stop,
 		  struct kmp_err *err);
 void kmp_btf_free(struct kmp_btf *b);

@@ -7,6 +7,7 @@
  *   params   the key's text, compared whole
  *   ranges   the address ranges the tables were read from
  *   btf      the kernel's BTF blob
+ *   btfidx   its index by name (struct kmp_btf's)
  *   off, pos, names, ttab, tidx, byname   the symbol table (kallsyms.h)
  *   pages    for each 4 KiB step of each range: u32 length, the bytes the
  *            dump stores for that page, zeros to a multiple of 4
@@ -30,7 +31,8 @@
 #define STEP 4096u			/* the pages of a range, as walked */
 #define STORED_MAX (4u + 65536u)	/* a page's stored bytes, at most */
 
-enum { S_PARAMS, S_RANGES, S_BTF, S_OFF, S_POS, S_NAMES, S_TTAB, S_TIDX, S_BYNAME, S_PAGES, NSECT };
+enum { S_PARAMS, S_RANGES, S_BTF, S_BTFIDX, S_OFF, S_POS, S_NAMES, S_TTAB, S_TIDX, S_BYNAME, S_PAGES,
+       NSECT };
 
 struct header {
 	char magic[8];
@@ -42,6 +44,9 @@ struct header {
 	uint32_t flags;
 	uint32_t pad;
 };
+
+_Static_assert(sizeof(struct header) == KMP_DCACHE_HEADER && NSECT == 11 && S_PAGES == 10,
+	       "the layout dumpcache.h describes");
 
 static const char MAGIC[8] = "KMPDCACH";
 #define VERSION 1
@@ -74,6 +79,7 @@ static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_d
 	    h.n > KMP_KALLSYMS_MAX_SYMS || h.nbyname > 4ULL * KMP_KALLSYMS_MAX_SYMS ||
 	    h.s[S_OFF].len != 4 * h.n || h.s[S_POS].len != 4 * h.n ||
 	    h.s[S_TIDX].len != 256 * sizeof(uint16_t) || h.s[S_BYNAME].len != 4 * h.nbyname ||
+	    h.s[S_BTFIDX].len % 4 ||
 	    h.flags & ~(F_RELATIVE_BASE | F_ABS_PERCPU))
 		return false;
 	*why = "a CRC-32 that does not match";
@@ -85,9 +91,11 @@ static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_d
 	v->nranges = h.s[S_RANGES].len / sizeof(struct kmp_dcache_range);
 	v->pages = b + h.s[S_PAGES].off;
 	v->pages_len = h.s[S_PAGES].len;
-	v->btf = b + h.s[S_BTF].off;
-	v->btf_len = h.s[S_BTF].len;
-	v->ks = (struct kmp_kallsyms_image){
+	v->t.btf = b + h.s[S_BTF].off;
+	v->t.btf_len = h.s[S_BTF].len;
+	v->t.btf_byname = (const void *)(b + h.s[S_BTFIDX].off);
+	v->t.btf_nbyname = h.s[S_BTFIDX].len / 4;
+	v->t.ks = (struct kmp_kallsyms_image){
 		.n = h.n, .base = h.base, .names_len = h.s[S_NAMES].len,
 		.token_len = h.s[S_TTAB].len, .nbyname = h.nbyname,
 		.relative_base = h.flags & F_RELATIVE_BASE, .abs_percpu = h.flags & F_ABS_PERCPU,
@@ -360,9 +368,10 @@ static void evict(const char *dir)
 }
 
 bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_dcache_range *r,
-		      size_t nr, const void *btf, size_t btf_len, const struct kmp_kallsyms_image *ks,
-		      char *path, size_t plen, const char **state)
+		      size_t nr, const struct kmp_dcache_tables *t, char *path, size_t plen,
+		      const char **state)
 {
+	const struct kmp_kallsyms_image *ks = &t->ks;
 	char dir[3968], tmp[4096];
 	struct header h = { .version = VERSION };
 	struct out o = { .ok = true };
@@ -370,7 +379,8 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	const struct { const void *p; uint64_t len; } sect[S_PAGES] = {
 		[S_PARAMS] = { params, strlen(params) },
 		[S_RANGES] = { r, nr * sizeof(*r) },
-		[S_BTF] = { btf, btf_len },
+		[S_BTF] = { t->btf, t->btf_len },
+		[S_BTFIDX] = { t->btf_byname, 4 * t->btf_nbyname },
 		[S_OFF] = { ks->off, 4 * ks->n },
 		[S_POS] = { ks->pos, 4 * ks->n },
 		[S_NAMES] = { ks->names, ks->names_len },

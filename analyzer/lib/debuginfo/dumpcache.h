@@ -34,6 +34,12 @@
 #define KMP_DCACHE_KEEP 8
 #define KMP_DCACHE_RANGES 8		/* address ranges an entry covers, at most */
 #define KMP_DCACHE_MAX (256u << 20)	/* an entry's size, at most */
+/*
+ * The header's size: the CRC-32 at byte 12 covers every byte from here on;
+ * the section table at byte 24, 16 bytes (offset, length) a section, the
+ * stored pages' the last of 11.
+ */
+#define KMP_DCACHE_HEADER 232
 
 struct kmp_dcache_range {
 	uint64_t addr, len;
@@ -47,9 +53,13 @@ struct kmp_dcache_view {
 	size_t nranges;
 	const unsigned char *pages;	/* per page of the ranges: u32 length, stored bytes, padding to 4 */
 	size_t pages_len;
-	const void *btf;
-	size_t btf_len;
-	struct kmp_kallsyms_image ks;
+	struct kmp_dcache_tables {
+		const void *btf;
+		size_t btf_len;
+		const uint32_t *btf_byname;	/* struct kmp_btf's index by name */
+		size_t btf_nbyname;
+		struct kmp_kallsyms_image ks;
+	} t;
 };
 
 /*
@@ -94,13 +104,13 @@ void kmp_dcache_release(struct kmp_dcache *c, const void *p, size_t len);
 
 /*
  * Write the entry for @params: the stored bytes of every page of @r[@nr]
- * (read from @mem now), the BTF blob @btf, the table @ks.  Written to a
+ * (read from @mem now) and the tables @t.  Written to a
  * new file and renamed into place (readers see a whole entry or none);
  * the oldest entries beyond KMP_DCACHE_KEEP removed.  The path written in
  * @path (@plen bytes), or false with why in @state (no cache is no error).
  */
 bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_dcache_range *r,
-		      size_t nr, const void *btf, size_t btf_len, const struct kmp_kallsyms_image *ks,
-		      char *path, size_t plen, const char **state);
+		      size_t nr, const struct kmp_dcache_tables *t, char *path, size_t plen,
+		      const char **state);
 
 #endif

@@ -599,7 +599,8 @@ bool kmp_kallsyms_adopt(struct kmp_kallsyms *ks, const struct kmp_kallsyms_image
 	for (size_t h = 0; h < img->nbyname; h++) {
 		uint32_t e = img->byname[h];
 
-		if (e && (!(e & mask) || (e & mask) > img->n || ++used > img->n))
+		/* (a slot's symbol number is 1 to n: 0 - 1 wraps above n) */
+		if (e && ((e & mask) - 1u >= img->n || ++used > img->n))
 			goto bad;
 	}
 	ks->n = img->n;

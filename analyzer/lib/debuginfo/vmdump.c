@@ -82,11 +82,12 @@ static bool from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *p
 	if (kmp_dcache_open(c, mem, params, &v->cache_state)) {
 		bool btf_ok;
 
-		kmp_prefault_read(c->v.btf, c->v.btf_len);
-		btf_ok = kmp_btf_parse(v->btf, c->v.btf, c->v.btf_len, &e);
-		kmp_dcache_release(c, c->v.btf, c->v.btf_len);	/* libbpf has its copy */
+		kmp_prefault_read(c->v.t.btf, c->v.t.btf_len);
+		btf_ok = kmp_btf_parse_indexed(v->btf, c->v.t.btf, c->v.t.btf_len, c->v.t.btf_byname,
+					       c->v.t.btf_nbyname, &e);
+		kmp_dcache_release(c, c->v.t.btf, c->v.t.btf_len);	/* libbpf has its copy */
 		if (btf_ok) {
-			if (kmp_kallsyms_adopt(v->ks, &c->v.ks, &why)) {
+			if (kmp_kallsyms_adopt(v->ks, &c->v.t.ks, &why)) {
 				v->dcache = c;
 				snprintf(v->cache_path, sizeof(v->cache_path), "%s", c->path);
 				return true;
@@ -106,10 +107,9 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 	struct kmp_sym b[2] = { { .name = "__start_BTF" }, { .name = "__stop_BTF" } };
 	struct kmp_kallsyms_tables t = { 0 };
 	struct kmp_dcache_range r[KMP_DCACHE_RANGES];
-	struct kmp_kallsyms_image img;
+	struct kmp_dcache_tables tab;
 	char params[4096];
-	const void *raw;
-	size_t nr, rawlen;
+	size_t nr;
 
 	memset(v, 0, sizeof(*v));
 	v->fd = -1;
@@ -160,11 +160,15 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 	kmp_kallsyms_index(v->ks);
 	if (strncmp(v->cache_state, "miss", 4))
 		;	/* off: said as it is */
-	else if (!(raw = kmp_btf_raw(v->btf, &rawlen)) || !kmp_kallsyms_export(v->ks, &img))
+	else if (!(tab.btf = kmp_btf_raw(v->btf, &tab.btf_len)) ||
+		 !kmp_kallsyms_export(v->ks, &tab.ks))
 		v->cache_state = "not kept (no index by name)";
-	else	/* a miss: an entry for this dump, in place of any other of its name */
-		kmp_dcache_store(mem, params, r, nr, raw, rawlen, &img, v->cache_path,
-				 sizeof(v->cache_path), &v->cache_state);
+	else {	/* a miss: an entry for this dump, in place of any other of its name */
+		tab.btf_byname = v->btf->byname;
+		tab.btf_nbyname = v->btf->byname ? v->btf->nbyname : 0;
+		kmp_dcache_store(mem, params, r, nr, &tab, v->cache_path, sizeof(v->cache_path),
+				 &v->cache_state);
+	}
 	return true;
 fail:
 	kmp_kallsyms_tables_free(&t);
