@@ -48,7 +48,7 @@ struct header {
 _Static_assert(sizeof(struct header) == KMP_DCACHE_HEADER && NSECT == 11 && S_PAGES == 10,
 	       "the layout dumpcache.h describes");
 
-static const char MAGIC[8] = "KMPDCACH";
+static const char MAGIC[] = "KMPDCACH";	/* the first 8 bytes, without its NUL */
 #define VERSION 1
 #define F_RELATIVE_BASE 1u
 #define F_ABS_PERCPU 2u
@@ -65,7 +65,7 @@ static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_d
 	if (len < sizeof(h))
 		return false;
 	memcpy(&h, buf, sizeof(h));
-	if (memcmp(h.magic, MAGIC, sizeof(MAGIC)) || h.version != VERSION || h.size != len ||
+	if (memcmp(h.magic, MAGIC, sizeof(h.magic)) || h.version != VERSION || h.size != len ||
 	    len > KMP_DCACHE_MAX)
 		return false;
 	*why = "a section out of bounds";
@@ -402,7 +402,7 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 		return false;
 	if (!(buf = malloc(STORED_MAX)))
 		o.ok = false;
-	memcpy(h.magic, MAGIC, sizeof(MAGIC));
+	memcpy(h.magic, MAGIC, sizeof(h.magic));
 	h.n = ks->n;
 	h.base = ks->base;
 	h.nbyname = ks->nbyname;
