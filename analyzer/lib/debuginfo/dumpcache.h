@@ -19,7 +19,7 @@
  * Where: $KMEMPOOL_CACHE (a directory; "off" or "0": no cache), else
  * $XDG_CACHE_HOME/kmempool, else $HOME/.cache/kmempool.  The directory is
  * created 0700 and used only when it is the user's own and no one else's
- * to write; the newest KMP_DCACHE_KEEP entries are kept (~10 MB each).
+ * to write; the newest KMP_DCACHE_KEEP entries are kept (9-13 MB each: bookworm, trixie).
  */
 #ifndef KMP_DUMPCACHE_H
 #define KMP_DUMPCACHE_H
