@@ -355,11 +355,11 @@ import struct, sys, zlib
 p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
 # lib/debuginfo/dumpcache.h: the stored pages' section is the last of 11
-# in the table at byte 24; the CRC-32 at byte 12 covers all after the
-# 232-byte header.
+# in the table at byte 24; the CRC-32 at byte 12 covers the bytes from the
+# end of the 232-byte header to it (made right: only the page differs).
 off, ln = struct.unpack_from("<QQ", b, 24 + 10 * 16)
 b[off + ln // 2] ^= 0x20
-struct.pack_into("<I", b, 12, zlib.crc32(b[232:]) & 0xffffffff)
+struct.pack_into("<I", b, 12, zlib.crc32(b[232:off]) & 0xffffffff)
 open(p, "wb").write(b)
 PY
 	then

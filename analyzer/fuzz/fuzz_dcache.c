@@ -68,8 +68,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	if (kmp_dcache_parse(buf, size, &v, &why))
 		use(&v);
-	else if (size > KMP_DCACHE_HEADER) {
-		uint32_t crc = libdeflate_crc32(0, (const char *)buf + KMP_DCACHE_HEADER, size - KMP_DCACHE_HEADER);
+	else if (size > KMP_DCACHE_HEADER + 10 * 16 + 8) {
+		/* the CRC-32 of the bytes up to the stored pages' section, as the header places it */
+		uint64_t end;
+		uint32_t crc;
+
+		memcpy(&end, (const char *)buf + 24 + 10 * 16, 8);
+		if (end < KMP_DCACHE_HEADER || end > size) {
+			free(buf);
+			return 0;
+		}
+		crc = libdeflate_crc32(0, (const char *)buf + KMP_DCACHE_HEADER, end - KMP_DCACHE_HEADER);
 
 		memcpy((char *)buf + 12, &crc, 4);
 		if (kmp_dcache_parse(buf, size, &v, &why))

@@ -1192,21 +1192,39 @@ static void test_dump_cache(const char *seed_dir)
 	}
 	end();
 
-	begin("dump cache: an entry damaged on disk (CRC-32, bounds, a table's invariants) is a miss");
+	begin("dump cache: an entry damaged on disk (CRC-32, bounds, a page record, a table's "
+	      "invariants) is a miss, and is rewritten");
 	f = dc_file(path, &flen);
 	CHECK(f != NULL, "no entry at %s", path);
 	if (f) {
 		struct kmp_dcache_view view;
 		const char *why;
 		uint32_t crc;
+		size_t pages_off = (size_t)-1;
 
-		f[flen - 1] ^= 1;	/* a stored page's byte */
+		CHECK(kmp_dcache_parse(f, flen, &view, &why), "the entry: %s", why);
+		if (!why)
+			pages_off = (size_t)(view.pages - f);
+		/* a byte of the BTF, which the CRC-32 covers */
+		((unsigned char *)view.t.btf)[view.t.btf_len / 2] ^= 1;
 		CHECK(!kmp_dcache_parse(f, flen, &view, &why) && strstr(why, "CRC"), "parse: %s",
 		      why ? why : "took it");
 		CHECK(dc_write(path, f, flen) && dc_open(&d, &v, &state) && !strcmp(state, "written") &&
-		      dc_answers(&v, "mempool_q"), "flipped byte: %s", state);
+		      dc_answers(&v, "mempool_q"), "flipped BTF byte: %s", state);
 		kmp_vmlinux_close(&v);
 		CHECK(!kmp_dcache_parse(f, flen - 8, &view, &why), "a cut entry parsed");
+		free(f);
+		/* a stored page's byte (no CRC-32: compared with the dump's) */
+		f = dc_file(path, &flen);
+		CHECK(f && pages_off < flen, "rewritten entry");
+		if (f && pages_off < flen) {
+			f[flen - 1] ^= 1;
+			CHECK(kmp_dcache_parse(f, flen, &view, &why), "page record: %s", why);
+			CHECK(dc_write(path, f, flen) && dc_open(&d, &v, &state) &&
+			      !strcmp(state, "written") && dc_answers(&v, "mempool_q"),
+			      "flipped page byte: %s", state);
+			kmp_vmlinux_close(&v);
+		}
 		free(f);
 		/* a symbol's entry pointing past the names, under a good CRC-32 */
 		f = dc_file(path, &flen);
@@ -1215,7 +1233,8 @@ static void test_dump_cache(const char *seed_dir)
 			uint32_t bad = (uint32_t)view.t.ks.names_len + 5;
 
 			memcpy((unsigned char *)view.t.ks.pos + 4, &bad, 4);
-			crc = libdeflate_crc32(0, f + KMP_DCACHE_HEADER, flen - KMP_DCACHE_HEADER);
+			crc = libdeflate_crc32(0, f + KMP_DCACHE_HEADER,
+					       (size_t)(view.pages - f) - KMP_DCACHE_HEADER);
 			memcpy(f + 12, &crc, 4);
 			CHECK(kmp_dcache_parse(f, flen, &view, &why), "re-sealed entry: %s", why);
 			{

@@ -120,6 +120,7 @@ static bool parse(struct kmp_btf *b, const void *data, uint64_t size, struct kmp
 	}
 	b->ntypes = btf__type_cnt(b->btf);
 	b->size = size;
+	b->bysize = calloc(1, sizeof(*b->bysize));	/* filled on first use */
 	return true;
 }
 
@@ -194,7 +195,8 @@ bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 	}
 	b->ntypes = btf__type_cnt(b->btf);
 	b->size = size;
-	return true;	/* no index: looked up by kmp_btf_pool_member() only */
+	b->bysize = calloc(1, sizeof(*b->bysize));	/* filled on first use */
+	return true;	/* no index by name: looked up by kmp_btf_pool_member() only */
 }
 
 bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64_t stop,
@@ -232,6 +234,9 @@ const void *kmp_btf_raw(const struct kmp_btf *b, size_t *len)
 void kmp_btf_free(struct kmp_btf *b)
 {
 	free(b->byname);
+	if (b->bysize)
+		free(b->bysize->e);
+	free(b->bysize);
 	if (b->btf)
 		btf__free(b->btf);
 	memset(b, 0, sizeof(*b));
@@ -525,15 +530,74 @@ static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const 
 	return false;
 }
 
+static int cmp_sized(const void *a, const void *b)
+{
+	const struct kmp_btf_sized_ent *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* @b's named structs by size (struct kmp_btf's @bysize), built once; NULL without memory. */
+static const struct kmp_btf_sized *sized(const struct kmp_btf *b)
+{
+	struct kmp_btf_sized *bs = b->bysize;
+	size_t n = 0;
+
+	if (!bs)	/* (no memory for it when parsed) */
+		return NULL;
+	if (bs->built)
+		return bs->e ? bs : NULL;
+	bs->built = true;
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+
+		n += t && btf_is_struct(t) && t->name_off && t->size;
+	}
+	if (!(bs->e = malloc((n ? n : 1) * sizeof(*bs->e))))
+		return NULL;
+	for (uint32_t id = 1; id < b->ntypes && bs->n < n; id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+
+		if (t && btf_is_struct(t) && t->name_off && t->size)
+			bs->e[bs->n++] = (struct kmp_btf_sized_ent){ t->size, id };
+	}
+	qsort(bs->e, bs->n, sizeof(*bs->e), cmp_sized);
+	return bs;
+}
+
+/* The first entry of @bs of at least @size bytes (bs->n if none). */
+static size_t first_sized(const struct kmp_btf_sized *bs, uint64_t size)
+{
+	size_t lo = 0, hi = bs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bs->e[mid].size < size)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
 			 bool exact, char *path, size_t len)
 {
 	char cand[256], first[256] = "";
 	unsigned int n = 0;
 
-	if (!b || !size || off >= size)
+	const struct kmp_btf_sized *bs;
+	size_t from = 0;
+
+	if (!b || !size || off >= size || !(bs = sized(b)))
 		return false;
-	for (uint32_t id = 1; id < b->ntypes; id++) {
+	if (!exact)	/* at most @size, less than 64 bytes below it: from the first above both */
+		from = first_sized(bs, size > 63 ? size - 63 : 1);
+	for (size_t k = from; k < bs->n && bs->e[k].size <= size; k++) {
+		uint32_t id = bs->e[k].id;
 		const struct btf_type *t = btf__type_by_id(b->btf, id);
 		uint64_t elems = 1, in = off;
 		const char *name;

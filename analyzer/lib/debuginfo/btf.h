@@ -33,6 +33,16 @@ struct kmp_btf {
 	/* named structs and enums by name hash, open addressing, 0: free (NULL: none) */
 	uint32_t *byname;
 	size_t nbyname;		/* a power of two */
+	/*
+	 * Named structs by size (then id), built on the first
+	 * kmp_btf_pool_member(): a global's candidates are a window of
+	 * sizes, not a pass over every type.  NULL until then.
+	 */
+	struct kmp_btf_sized {
+		struct kmp_btf_sized_ent { uint32_t size, id; } *e;
+		size_t n;
+		bool built;
+	} *bysize;
 };
 
 /* Parse @size bytes at @data (copied by libbpf).  False with @err (kind format). */

@@ -11,7 +11,8 @@
  *   off, pos, names, ttab, tidx, byname   the symbol table (kallsyms.h)
  *   pages    for each 4 KiB step of each range: u32 length, the bytes the
  *            dump stores for that page, zeros to a multiple of 4
- * The header's CRC-32 covers every byte after it.
+ * The header's CRC-32 covers every byte after it up to the stored pages,
+ * which need none: they are compared with what the dump stores.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -53,8 +54,8 @@ static const char MAGIC[] = "KMPDCACH";	/* the first 8 bytes, without its NUL */
 #define F_RELATIVE_BASE 1u
 #define F_ABS_PERCPU 2u
 
-/* kmp_dcache_parse() with the CRC-32 of the bytes after the header given (@crc) or computed. */
-static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_dcache_view *v,
+/* kmp_dcache_parse(), the CRC-32 checked when @crc (else kmp_dcache_crc_to()'s, as used). */
+static bool parse(const void *buf, size_t len, bool crc, struct kmp_dcache_view *v,
 		  const char **why)
 {
 	struct header h;
@@ -71,7 +72,8 @@ static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_d
 	*why = "a section out of bounds";
 	for (int i = 0; i < NSECT; i++)
 		if (h.s[i].off % 8 || h.s[i].off < sizeof(h) || h.s[i].off > len ||
-		    h.s[i].len > len - h.s[i].off)
+		    h.s[i].len > len - h.s[i].off ||
+		    (i != S_PAGES && h.s[i].off + h.s[i].len > h.s[S_PAGES].off))
 			return false;
 	*why = "sections whose sizes disagree";
 	if (h.s[S_RANGES].len % sizeof(struct kmp_dcache_range) ||
@@ -83,8 +85,9 @@ static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_d
 	    h.flags & ~(F_RELATIVE_BASE | F_ABS_PERCPU))
 		return false;
 	*why = "a CRC-32 that does not match";
-	if ((crc ? *crc : libdeflate_crc32(0, b + sizeof(h), len - sizeof(h))) != h.crc)
+	if (crc && libdeflate_crc32(0, b + sizeof(h), h.s[S_PAGES].off - sizeof(h)) != h.crc)
 		return false;
+	v->crc = h.crc;
 	v->params = (const char *)b + h.s[S_PARAMS].off;
 	v->params_len = h.s[S_PARAMS].len;
 	v->ranges = (const void *)(b + h.s[S_RANGES].off);
@@ -109,30 +112,22 @@ static bool parse(const void *buf, size_t len, const uint32_t *crc, struct kmp_d
 
 bool kmp_dcache_parse(const void *buf, size_t len, struct kmp_dcache_view *v, const char **why)
 {
-	return parse(buf, len, NULL, v, why);
+	return parse(buf, len, true, v, why);
 }
 
-/*
- * The CRC-32 of @fd's bytes from @off to @len, read with pread() (not
- * through the mapping, whose pages would all count in the run's RSS).
- */
-static bool file_crc(int fd, size_t off, size_t len, uint32_t *crc)
+void kmp_dcache_crc_to(struct kmp_dcache *c, const void *end)
 {
-	char *buf = malloc(1 << 16);
-	bool ok = buf != NULL;
+	const unsigned char *from = (const unsigned char *)c->map + c->crc_at, *to = end;
 
-	*crc = 0;
-	while (ok && off < len) {
-		ssize_t n = pread(fd, buf, len - off < (1 << 16) ? len - off : (1 << 16), (off_t)off);
+	if (to <= from || to > c->v.pages)
+		return;
+	c->crc = libdeflate_crc32(c->crc, from, (size_t)(to - from));
+	c->crc_at += (size_t)(to - from);
+}
 
-		ok = n > 0;
-		if (ok) {
-			*crc = libdeflate_crc32(*crc, buf, (size_t)n);
-			off += (size_t)n;
-		}
-	}
-	free(buf);
-	return ok;
+bool kmp_dcache_crc_ok(const struct kmp_dcache *c)
+{
+	return (const unsigned char *)c->map + c->crc_at == c->v.pages && c->crc == c->v.crc;
 }
 
 /* The pages of range @r, 4 KiB steps from the one that holds its start; 0 for an empty or wrapping one. */
@@ -228,8 +223,6 @@ bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *para
 	char dir[3968];
 	struct stat st;
 	const char *why;
-	uint32_t crc;
-	bool crc_ok;
 	int fd;
 
 	memset(c, 0, sizeof(*c));
@@ -251,7 +244,6 @@ bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *para
 	}
 	c->len = (size_t)st.st_size;
 	c->map = mmap(NULL, c->len, PROT_READ, MAP_PRIVATE, fd, 0);
-	crc_ok = file_crc(fd, sizeof(struct header), c->len, &crc);
 	close(fd);
 	if (c->map == MAP_FAILED) {
 		c->map = NULL;
@@ -261,10 +253,12 @@ bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *para
 	 * Each part is mapped just before its use and let go after it
 	 * (kmp_dcache_release()): a run's peak RSS is not the whole entry.
 	 */
-	if (!crc_ok || !parse(c->map, c->len, &crc, &c->v, &why)) {
-		*state = "miss (a damaged entry: its header, bounds or CRC-32)";
+	if (!parse(c->map, c->len, false, &c->v, &why)) {
+		*state = "miss (a damaged entry: its header or bounds)";
 		goto miss;
 	}
+	c->crc_at = sizeof(struct header);
+	c->crc = 0;
 	if (c->v.params_len != strlen(params) || memcmp(c->v.params, params, c->v.params_len)) {
 		*state = "miss (another dump's entry under the same name)";
 		goto miss;
@@ -417,6 +411,7 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 		pad(&o, 8);
 	}
 	h.s[S_PAGES].off = o.at;
+	h.crc = o.crc;		/* of all but the stored pages */
 	*state = "not kept (a page the dump's own reader does not take)";
 	for (size_t i = 0; o.ok && i < nr; i++) {
 		uint64_t n = steps(&r[i]), page = r[i].addr & ~(uint64_t)(STEP - 1);
@@ -439,7 +434,6 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	}
 	h.s[S_PAGES].len = o.at - h.s[S_PAGES].off;
 	h.size = o.at;
-	h.crc = o.crc;
 	free(buf);
 	if (o.ok && (o.at > KMP_DCACHE_MAX || pwrite(o.fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h)))
 		o.ok = false;

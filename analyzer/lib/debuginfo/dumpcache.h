@@ -53,6 +53,7 @@ struct kmp_dcache_view {
 	size_t nranges;
 	const unsigned char *pages;	/* per page of the ranges: u32 length, stored bytes, padding to 4 */
 	size_t pages_len;
+	uint32_t crc;			/* the header's: of every byte from its end to @pages */
 	struct kmp_dcache_tables {
 		const void *btf;
 		size_t btf_len;
@@ -64,8 +65,8 @@ struct kmp_dcache_view {
 
 /*
  * Check an entry's bytes (@len of them at @buf, 8-byte aligned): its
- * header, every section inside it and aligned, the sizes that go
- * together, its CRC-32.  True with @v pointing into @buf; false with a
+ * header, every section inside it and aligned (the stored pages' last),
+ * the sizes that go together, its CRC-32.  True with @v pointing into @buf; false with a
  * static reason in *@why.  (The symbol table's own invariants are
  * kmp_kallsyms_adopt()'s, the BTF's libbpf's.)
  */
@@ -84,7 +85,21 @@ struct kmp_dcache {
 	size_t len;
 	struct kmp_dcache_view v;
 	char path[4096];
+	size_t crc_at;		/* kmp_dcache_crc_to(): how far, and the CRC-32 so far */
+	uint32_t crc;
 };
+
+/*
+ * kmp_dcache_open() checks an entry's bounds and its stored pages; its
+ * CRC-32 is checked as its parts are used, each part read once
+ * (mapped just before its use): kmp_dcache_crc_to() adds the bytes from
+ * where the last call stopped to @end (inside the part the CRC-32
+ * covers); kmp_dcache_crc_ok() says whether all of that part was added
+ * and the CRC-32 is the header's.  Nothing read from an entry counts
+ * before it is true.
+ */
+void kmp_dcache_crc_to(struct kmp_dcache *c, const void *end);
+bool kmp_dcache_crc_ok(const struct kmp_dcache *c);
 
 /*
  * The entry for @params (the key's text: KASLR offset, the tables'

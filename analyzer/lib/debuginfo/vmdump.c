@@ -80,21 +80,29 @@ static bool from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *p
 		return false;
 	}
 	if (kmp_dcache_open(c, mem, params, &v->cache_state)) {
+		const struct kmp_dcache_tables *t = &c->v.t;
 		bool btf_ok;
 
-		kmp_prefault_read(c->v.t.btf, c->v.t.btf_len);
-		btf_ok = kmp_btf_parse_indexed(v->btf, c->v.t.btf, c->v.t.btf_len, c->v.t.btf_byname,
-					       c->v.t.btf_nbyname, &e);
-		kmp_dcache_release(c, c->v.t.btf, c->v.t.btf_len);	/* libbpf has its copy */
-		if (btf_ok) {
-			if (kmp_kallsyms_adopt(v->ks, &c->v.t.ks, &why)) {
-				v->dcache = c;
-				snprintf(v->cache_path, sizeof(v->cache_path), "%s", c->path);
-				return true;
-			}
-			kmp_btf_free(v->btf);
+		/* the BTF: mapped, checked, parsed (libbpf copies it), let go */
+		kmp_prefault_read(t->btf, t->btf_len);
+		kmp_dcache_crc_to(c, (const char *)t->btf + t->btf_len);
+		btf_ok = kmp_btf_parse_indexed(v->btf, t->btf, t->btf_len, t->btf_byname,
+					       t->btf_nbyname, &e);
+		kmp_dcache_release(c, t->btf, t->btf_len);
+		/* the rest, the symbol table's arrays, used in place */
+		kmp_prefault_read((const char *)t->btf + t->btf_len,
+				  (size_t)(c->v.pages - (const unsigned char *)t->btf) - t->btf_len);
+		kmp_dcache_crc_to(c, c->v.pages);
+		if (btf_ok && kmp_dcache_crc_ok(c) && kmp_kallsyms_adopt(v->ks, &t->ks, &why)) {
+			v->dcache = c;
+			snprintf(v->cache_path, sizeof(v->cache_path), "%s", c->path);
+			return true;
 		}
-		v->cache_state = "miss (an entry whose tables do not check out)";
+		if (btf_ok)
+			kmp_btf_free(v->btf);
+		v->cache_state = kmp_dcache_crc_ok(c) ?
+				 "miss (an entry whose tables do not check out)" :
+				 "miss (a damaged entry: its CRC-32)";
 		kmp_dcache_close(c);
 	}
 	free(c);

@@ -14,6 +14,7 @@
 #define PD_ZLIB			0x1
 #define DESC_SIZE		24	/* offset (s64), size (u32), flags (u32), page_flags (u64) */
 #define DESC_BLOCK		170	/* descriptors read at once: 4080 bytes */
+#define STORED_WINDOW		(64u << 10)	/* kmp_ddreader_stored()'s read-ahead */
 /*
  * Pages kept per reader, as libkdumpfile kept 512: the walks read a task's
  * or a pool's fields one by one and come back to its pages, the searches
@@ -245,6 +246,14 @@ struct kmp_ddreader {
 	const struct kmp_diskdump *d;
 	struct libdeflate_decompressor *z;
 	unsigned char *cbuf;		/* a page's stored bytes */
+	/*
+	 * kmp_ddreader_stored()'s read-ahead: the file's bytes at @win_off,
+	 * @win_len of them (pages stored one after another are read in one
+	 * call); NULL until the first.
+	 */
+	unsigned char *win;
+	uint64_t win_off;
+	size_t win_len;
 	unsigned char desc[DESC_BLOCK * DESC_SIZE];
 	uint64_t desc_first;		/* index of desc[0] */
 	size_t desc_n;			/* descriptors held, 0: none */
@@ -283,6 +292,7 @@ void kmp_ddreader_free(struct kmp_ddreader *r)
 	if (r->z)
 		libdeflate_free_decompressor(r->z);
 	free(r->cbuf);
+	free(r->win);
 	free(r->kept);
 	free(r);
 }
@@ -354,7 +364,22 @@ bool kmp_ddreader_stored(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int
 		return false;
 	memcpy(out, desc + 12, 4);
 	*len = 4 + size;
-	return read_all(rd, arg, fd, out + 4, size, off);
+	if (!r->win && !(r->win = malloc(STORED_WINDOW)))
+		return read_all(rd, arg, fd, out + 4, size, off);
+	if (off < r->win_off || off - r->win_off > r->win_len || size > r->win_len - (off - r->win_off)) {
+		ssize_t got;
+
+		r->win_len = 0;
+		if (off > INT64_MAX)
+			return false;
+		/* (a reader may give less than asked, a flattened dump's at a record's end) */
+		if ((got = rd(arg, fd, r->win, STORED_WINDOW, (off_t)off)) < (ssize_t)size)
+			return read_all(rd, arg, fd, out + 4, size, off);
+		r->win_off = off;
+		r->win_len = (size_t)got;
+	}
+	memcpy(out + 4, r->win + (off - r->win_off), size);
+	return true;
 }
 
 /* The set of @pfn among the kept pages. */
