@@ -28,7 +28,7 @@ import sys
 
 BLOCKS = {
     # first line of the block in the log, the line after its end
-    "patched": (r"^==> \[demo\] what the kernel printed", r"^==> \[demo\] rerun by hand"),
+    "patched": (r"^==> \[demo\] the kernel.s first stall report", r"^==> \[demo\] rerun by hand"),
     "stock": (r"^\$ kmempool waiters -c .*demo-stock", r"^==> \[demo-stock\] vmcore:"),
 }
 MASKS = [
