@@ -588,7 +588,6 @@ bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, c
 {
 	char cand[256], first[256] = "";
 	unsigned int n = 0;
-
 	const struct kmp_btf_sized *bs;
 	size_t from = 0;
 

@@ -2,8 +2,8 @@
 /*
  * kmempool: the dump-alone mode's tables kept across runs (dumpcache.h).
  *
- * An entry is one file: a header, then its sections, each at an offset
- * that is a multiple of 8:
+ * An entry is one file: a header, then its sections in this order, each at
+ * an offset that is a multiple of 8:
  *   params   the key's text, compared whole
  *   ranges   the address ranges the tables were read from
  *   btf      the kernel's BTF blob
@@ -38,7 +38,7 @@ enum { S_PARAMS, S_RANGES, S_BTF, S_BTFIDX, S_OFF, S_POS, S_NAMES, S_TTAB, S_TID
 struct header {
 	char magic[8];
 	uint32_t version;
-	uint32_t crc;		/* of every byte after the header */
+	uint32_t crc;		/* of every byte after the header up to the stored pages */
 	uint64_t size;		/* the file's */
 	struct { uint64_t off, len; } s[NSECT];
 	uint64_t n, base, nbyname;	/* the symbol table's */
@@ -69,11 +69,11 @@ static bool parse(const void *buf, size_t len, bool crc, struct kmp_dcache_view 
 	if (memcmp(h.magic, MAGIC, sizeof(h.magic)) || h.version != VERSION || h.size != len ||
 	    len > KMP_DCACHE_MAX)
 		return false;
-	*why = "a section out of bounds";
+	*why = "a section out of bounds or out of order";
 	for (int i = 0; i < NSECT; i++)
 		if (h.s[i].off % 8 || h.s[i].off < sizeof(h) || h.s[i].off > len ||
 		    h.s[i].len > len - h.s[i].off ||
-		    (i != S_PAGES && h.s[i].off + h.s[i].len > h.s[S_PAGES].off))
+		    (i && h.s[i].off < h.s[i - 1].off + h.s[i - 1].len))
 			return false;
 	*why = "sections whose sizes disagree";
 	if (h.s[S_RANGES].len % sizeof(struct kmp_dcache_range) ||
@@ -130,44 +130,64 @@ bool kmp_dcache_crc_ok(const struct kmp_dcache *c)
 	return (const unsigned char *)c->map + c->crc_at == c->v.pages && c->crc == c->v.crc;
 }
 
-/* The pages of range @r, 4 KiB steps from the one that holds its start; 0 for an empty or wrapping one. */
-static uint64_t steps(const struct kmp_dcache_range *r)
+/*
+ * @fn(@arg, page) for each 4 KiB step of each of @r[@nr], in order, from
+ * the step that holds a range's start; false as soon as @fn says false, or
+ * for a range that is empty, wraps or has more steps than an entry holds.
+ */
+static bool each_page(const struct kmp_dcache_range *r, size_t nr,
+		      bool (*fn)(void *arg, uint64_t page), void *arg)
 {
-	uint64_t first = r->addr & ~(uint64_t)(STEP - 1), end;
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t first = r[i].addr & ~(uint64_t)(STEP - 1), end, n;
 
-	if (!r->len || __builtin_add_overflow(r->addr, r->len - 1, &end))
-		return 0;
-	return ((end & ~(uint64_t)(STEP - 1)) - first) / STEP + 1;
+		if (!r[i].len || __builtin_add_overflow(r[i].addr, r[i].len - 1, &end))
+			return false;
+		n = ((end & ~(uint64_t)(STEP - 1)) - first) / STEP + 1;
+		if (n > KMP_DCACHE_MAX / 4)
+			return false;
+		for (uint64_t k = 0; k < n; k++)
+			if (!fn(arg, first + k * STEP))
+				return false;
+	}
+	return true;
+}
+
+/* kmp_dcache_matches(): the next page record against what @mem stores for @page. */
+struct match {
+	const struct kmp_dcache_view *v;
+	struct kmp_mem *mem;
+	unsigned char *buf;		/* STORED_MAX bytes */
+	size_t at;			/* in v->pages */
+};
+
+static bool match_page(void *arg, uint64_t page)
+{
+	struct match *m = arg;
+	const struct kmp_dcache_view *v = m->v;
+	uint32_t rlen;
+	size_t got;
+
+	if (v->pages_len - m->at < 4)
+		return false;
+	memcpy(&rlen, v->pages + m->at, 4);
+	m->at += 4;
+	if (rlen > STORED_MAX || rlen > v->pages_len - m->at ||
+	    !kmp_mem_stored(m->mem, page, m->buf, STORED_MAX, &got) || got != rlen ||
+	    memcmp(m->buf, v->pages + m->at, rlen))
+		return false;
+	m->at += (rlen + 3) & ~3u;
+	return true;
 }
 
 bool kmp_dcache_matches(const struct kmp_dcache_view *v, struct kmp_mem *mem)
 {
-	unsigned char *buf = malloc(STORED_MAX);
-	size_t at = 0;
-	bool ok = buf != NULL;
+	struct match m = { .v = v, .mem = mem, .buf = malloc(STORED_MAX) };
+	bool ok = m.buf && each_page(v->ranges, v->nranges, match_page, &m) &&
+		  m.at == v->pages_len;
 
-	for (size_t i = 0; ok && i < v->nranges; i++) {
-		uint64_t n = steps(&v->ranges[i]), page = v->ranges[i].addr & ~(uint64_t)(STEP - 1);
-
-		ok = n && n <= KMP_DCACHE_MAX / 4;
-		for (uint64_t k = 0; ok && k < n; k++) {
-			uint32_t rlen;
-			size_t got;
-
-			if (v->pages_len - at < 4)
-				ok = false;
-			else {
-				memcpy(&rlen, v->pages + at, 4);
-				at += 4;
-				ok = rlen <= STORED_MAX && rlen <= v->pages_len - at &&
-				     kmp_mem_stored(mem, page + k * STEP, buf, STORED_MAX, &got) &&
-				     got == rlen && !memcmp(buf, v->pages + at, rlen);
-				at += (rlen + 3) & ~3u;
-			}
-		}
-	}
-	free(buf);
-	return ok && at == v->pages_len;
+	free(m.buf);
+	return ok;
 }
 
 /* The cache's directory into @dir, created if need be; false when off or not safe to use. */
@@ -217,8 +237,8 @@ static void entry_path(char *path, size_t len, const char *dir, const char *para
 	snprintf(path, len, "%s/%016" PRIx64 ".kdc", dir, h);
 }
 
-bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *params,
-		     const char **state)
+enum kmp_dcache_found kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem,
+				      const char *params, const char **state)
 {
 	char dir[3968];
 	struct stat st;
@@ -228,26 +248,26 @@ bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *para
 	memset(c, 0, sizeof(*c));
 	if (!mem->ops->stored) {
 		*state = "off (not a kdump-compressed dump)";
-		return false;
+		return KMP_DCACHE_OFF;
 	}
 	if (!cache_dir(dir, sizeof(dir), state))
-		return false;
+		return KMP_DCACHE_OFF;
 	entry_path(c->path, sizeof(c->path), dir, params);
 	*state = "miss";
 	if ((fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return false;
+		return KMP_DCACHE_MISS;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    st.st_size < (off_t)sizeof(struct header) || st.st_size > KMP_DCACHE_MAX) {
 		close(fd);
 		*state = "miss (an entry that is not the user's own regular file)";
-		return false;
+		return KMP_DCACHE_MISS;
 	}
 	c->len = (size_t)st.st_size;
 	c->map = mmap(NULL, c->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (c->map == MAP_FAILED) {
 		c->map = NULL;
-		return false;
+		return KMP_DCACHE_MISS;
 	}
 	/*
 	 * Each part is mapped just before its use and let go after it
@@ -271,10 +291,10 @@ bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *para
 	kmp_dcache_release(c, c->v.pages, c->v.pages_len);
 	utimensat(AT_FDCWD, c->path, NULL, AT_SYMLINK_NOFOLLOW);	/* used: the newest */
 	*state = "hit";
-	return true;
+	return KMP_DCACHE_HIT;
 miss:
 	kmp_dcache_close(c);
-	return false;
+	return KMP_DCACHE_MISS;
 }
 
 void kmp_dcache_release(struct kmp_dcache *c, const void *p, size_t len)
@@ -361,6 +381,28 @@ static void evict(const char *dir)
 	closedir(dp);
 }
 
+/* kmp_dcache_store(): the record of what @mem stores for @page, appended to @o. */
+struct record {
+	struct out *o;
+	struct kmp_mem *mem;
+	unsigned char *buf;		/* STORED_MAX bytes */
+};
+
+static bool record_page(void *arg, uint64_t page)
+{
+	struct record *rec = arg;
+	size_t got;
+	uint32_t len;
+
+	if (!kmp_mem_stored(rec->mem, page, rec->buf, STORED_MAX, &got))
+		return false;
+	len = (uint32_t)got;
+	put(rec->o, &len, 4);
+	put(rec->o, rec->buf, got);
+	pad(rec->o, 4);
+	return rec->o->ok;
+}
+
 bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_dcache_range *r,
 		      size_t nr, const struct kmp_dcache_tables *t, char *path, size_t plen,
 		      const char **state)
@@ -369,7 +411,7 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	char dir[3968], tmp[4096];
 	struct header h = { .version = VERSION };
 	struct out o = { .ok = true };
-	unsigned char *buf = NULL;
+	struct record rec = { .o = &o, .mem = mem };
 	const struct { const void *p; uint64_t len; } sect[S_PAGES] = {
 		[S_PARAMS] = { params, strlen(params) },
 		[S_RANGES] = { r, nr * sizeof(*r) },
@@ -394,7 +436,7 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	*state = "not kept (cannot write in its directory)";
 	if ((o.fd = mkstemp(tmp)) < 0)
 		return false;
-	if (!(buf = malloc(STORED_MAX)))
+	if (!(rec.buf = malloc(STORED_MAX)))
 		o.ok = false;
 	memcpy(h.magic, MAGIC, sizeof(h.magic));
 	h.n = ks->n;
@@ -412,29 +454,13 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	}
 	h.s[S_PAGES].off = o.at;
 	h.crc = o.crc;		/* of all but the stored pages */
-	*state = "not kept (a page the dump's own reader does not take)";
-	for (size_t i = 0; o.ok && i < nr; i++) {
-		uint64_t n = steps(&r[i]), page = r[i].addr & ~(uint64_t)(STEP - 1);
-
-		if (!n || n > KMP_DCACHE_MAX / 4)
-			o.ok = false;
-		for (uint64_t k = 0; o.ok && k < n; k++) {
-			size_t got;
-			uint32_t len;
-
-			if (!kmp_mem_stored(mem, page + k * STEP, buf, STORED_MAX, &got)) {
-				o.ok = false;
-				break;
-			}
-			len = (uint32_t)got;
-			put(&o, &len, 4);
-			put(&o, buf, got);
-			pad(&o, 4);
-		}
+	if (o.ok && !each_page(r, nr, record_page, &rec) && o.ok) {
+		*state = "not kept (a page the dump's own reader does not take)";
+		o.ok = false;
 	}
 	h.s[S_PAGES].len = o.at - h.s[S_PAGES].off;
 	h.size = o.at;
-	free(buf);
+	free(rec.buf);
 	if (o.ok && (o.at > KMP_DCACHE_MAX || pwrite(o.fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h)))
 		o.ok = false;
 	if (close(o.fd))

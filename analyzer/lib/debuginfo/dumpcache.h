@@ -101,15 +101,18 @@ struct kmp_dcache {
 void kmp_dcache_crc_to(struct kmp_dcache *c, const void *end);
 bool kmp_dcache_crc_ok(const struct kmp_dcache *c);
 
+/* What kmp_dcache_open() found: no cache to use, no entry to use (write one), one. */
+enum kmp_dcache_found { KMP_DCACHE_OFF, KMP_DCACHE_MISS, KMP_DCACHE_HIT };
 /*
  * The entry for @params (the key's text: KASLR offset, the tables'
  * addresses; kept in the entry and compared whole) if there is one and
- * it matches @mem: true with @c open (its mapping stays until
- * kmp_dcache_close()).  False otherwise, with what happened in @state
- * ("off", "miss", or why an entry was not used).
+ * it matches @mem: HIT with @c open (its mapping stays until
+ * kmp_dcache_close()).  Otherwise MISS (the cache is there: no entry, or
+ * one not used) or OFF, with what happened in @state ("off", "miss", or
+ * why, for the user).
  */
-bool kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem, const char *params,
-		     const char **state);
+enum kmp_dcache_found kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem,
+				      const char *params, const char **state);
 void kmp_dcache_close(struct kmp_dcache *c);
 /*
  * Let go of the pages of [@p, @p + @len) inside @c's mapping (read again

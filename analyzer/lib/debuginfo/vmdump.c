@@ -68,18 +68,24 @@ static size_t cache_ranges(struct kmp_dcache_range *r, const char *vmcoreinfo,
 	return n;
 }
 
-/* The tables from the dump cache's entry for @params, if it has one that checks out. */
-static bool from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *params)
+/*
+ * The tables from the dump cache's entry for @params, if it has one that
+ * checks out (HIT); else MISS (an entry for this dump is to be written) or
+ * OFF.
+ */
+static enum kmp_dcache_found from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem,
+					const char *params)
 {
 	struct kmp_dcache *c = calloc(1, sizeof(*c));
+	enum kmp_dcache_found found;
 	struct kmp_err e;
 	const char *why;
 
 	if (!c) {
 		v->cache_state = "off (out of memory)";
-		return false;
+		return KMP_DCACHE_OFF;
 	}
-	if (kmp_dcache_open(c, mem, params, &v->cache_state)) {
+	if ((found = kmp_dcache_open(c, mem, params, &v->cache_state)) == KMP_DCACHE_HIT) {
 		const struct kmp_dcache_tables *t = &c->v.t;
 		bool btf_ok;
 
@@ -89,14 +95,14 @@ static bool from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *p
 		btf_ok = kmp_btf_parse_indexed(v->btf, t->btf, t->btf_len, t->btf_byname,
 					       t->btf_nbyname, &e);
 		kmp_dcache_release(c, t->btf, t->btf_len);
-		/* the rest, the symbol table's arrays, used in place */
+		/* the rest (the sections after the BTF), the symbol table's arrays, used in place */
 		kmp_prefault_read((const char *)t->btf + t->btf_len,
 				  (size_t)(c->v.pages - (const unsigned char *)t->btf) - t->btf_len);
 		kmp_dcache_crc_to(c, c->v.pages);
 		if (btf_ok && kmp_dcache_crc_ok(c) && kmp_kallsyms_adopt(v->ks, &t->ks, &why)) {
 			v->dcache = c;
 			snprintf(v->cache_path, sizeof(v->cache_path), "%s", c->path);
-			return true;
+			return KMP_DCACHE_HIT;
 		}
 		if (btf_ok)
 			kmp_btf_free(v->btf);
@@ -104,9 +110,10 @@ static bool from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *p
 				 "miss (an entry whose tables do not check out)" :
 				 "miss (a damaged entry: its CRC-32)";
 		kmp_dcache_close(c);
+		found = KMP_DCACHE_MISS;
 	}
 	free(c);
-	return false;
+	return found;
 }
 
 bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *vmcoreinfo,
@@ -116,6 +123,7 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 	struct kmp_kallsyms_tables t = { 0 };
 	struct kmp_dcache_range r[KMP_DCACHE_RANGES];
 	struct kmp_dcache_tables tab;
+	enum kmp_dcache_found found;
 	char params[4096];
 	size_t nr;
 
@@ -129,7 +137,7 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 		goto fail;
 	}
 	cache_params(params, sizeof(params), vmcoreinfo, kaslr);
-	if (from_cache(v, mem, params))
+	if ((found = from_cache(v, mem, params)) == KMP_DCACHE_HIT)
 		return true;
 	/*
 	 * The BTF's bounds from the tables as read, the BTF parsed, and only
@@ -166,12 +174,11 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 	nr = cache_ranges(r, vmcoreinfo, &t, v->ks, b[0].addr + kaslr, b[1].addr + kaslr);
 	kmp_kallsyms_tables_free(&t);
 	kmp_kallsyms_index(v->ks);
-	if (strncmp(v->cache_state, "miss", 4))
-		;	/* off: said as it is */
-	else if (!(tab.btf = kmp_btf_raw(v->btf, &tab.btf_len)) ||
-		 !kmp_kallsyms_export(v->ks, &tab.ks))
+	if (found != KMP_DCACHE_MISS)
+		return true;	/* off: said as it is */
+	if (!(tab.btf = kmp_btf_raw(v->btf, &tab.btf_len)) || !kmp_kallsyms_export(v->ks, &tab.ks))
 		v->cache_state = "not kept (no index by name)";
-	else {	/* a miss: an entry for this dump, in place of any other of its name */
+	else {	/* an entry for this dump, in place of any other of its name */
 		tab.btf_byname = v->btf->byname;
 		tab.btf_nbyname = v->btf->byname ? v->btf->nbyname : 0;
 		kmp_dcache_store(mem, params, r, nr, &tab, v->cache_path, sizeof(v->cache_path),

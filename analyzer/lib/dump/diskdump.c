@@ -323,46 +323,53 @@ static const unsigned char *descriptor(struct kmp_ddreader *r, kmp_pread_fn rd, 
 	return r->desc + (idx - first) * DESC_SIZE;
 }
 
+/*
+ * The descriptor of page @pfn, if this reader takes the page: its offset,
+ * stored size and flags, the page stored as it is (flags 0, a whole page)
+ * or as one zlib stream of at most a page.
+ */
+static bool page_desc(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, uint64_t pfn,
+		      uint64_t *off, uint64_t *size, uint64_t *flags)
+{
+	const struct kmp_diskdump *d = r->d;
+	const unsigned char *desc;
+	uint64_t idx;
+
+	if (!kmp_diskdump_index(d, pfn, &idx) || !(desc = descriptor(r, rd, arg, fd, idx)))
+		return false;
+	*off = kmp_dd_le(desc, 8);
+	*size = (uint32_t)kmp_dd_le(desc + 8, 4);
+	*flags = (uint32_t)kmp_dd_le(desc + 12, 4);
+	return *off <= INT64_MAX && *size && *size <= d->page_size &&
+	       (*flags ? *flags == PD_ZLIB : *size == d->page_size);
+}
+
 /* Page @pfn decoded into @out: as kmp_ddreader_page(). */
 static bool decode(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd, uint64_t pfn,
 		   unsigned char *out)
 {
-	const struct kmp_diskdump *d = r->d;
-	const unsigned char *desc;
-	uint64_t idx, off, size, flags;
+	uint64_t off, size, flags;
 
-	if (!kmp_diskdump_index(d, pfn, &idx) || !(desc = descriptor(r, rd, arg, fd, idx)))
-		return false;
-	off = kmp_dd_le(desc, 8);
-	size = (uint32_t)kmp_dd_le(desc + 8, 4);
-	flags = (uint32_t)kmp_dd_le(desc + 12, 4);
-	if (off > INT64_MAX || !size || size > d->page_size)
+	if (!page_desc(r, rd, arg, fd, pfn, &off, &size, &flags))
 		return false;
 	if (!flags)	/* stored as it is */
-		return size == d->page_size && read_all(rd, arg, fd, out, size, off);
+		return read_all(rd, arg, fd, out, size, off);
 	/* The whole zlib stream, its checksum checked, and exactly a page out of it. */
-	return flags == PD_ZLIB && read_all(rd, arg, fd, r->cbuf, size, off) &&
-	       libdeflate_zlib_decompress(r->z, r->cbuf, size, out, d->page_size, NULL) ==
+	return read_all(rd, arg, fd, r->cbuf, size, off) &&
+	       libdeflate_zlib_decompress(r->z, r->cbuf, size, out, r->d->page_size, NULL) ==
 	       LIBDEFLATE_SUCCESS;
 }
 
 bool kmp_ddreader_stored(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int fd,
 			 uint64_t pfn, unsigned char *out, size_t cap, size_t *len)
 {
-	const struct kmp_diskdump *d = r->d;
-	const unsigned char *desc;
-	uint64_t idx, off, size, flags;
+	uint64_t off, size, flags;
+	uint32_t f;
 
-	if (!kmp_diskdump_index(d, pfn, &idx) || !(desc = descriptor(r, rd, arg, fd, idx)))
+	if (!page_desc(r, rd, arg, fd, pfn, &off, &size, &flags) || cap < 4 || size > cap - 4)
 		return false;
-	off = kmp_dd_le(desc, 8);
-	size = (uint32_t)kmp_dd_le(desc + 8, 4);
-	flags = (uint32_t)kmp_dd_le(desc + 12, 4);
-	/* what decode() takes, and nothing else */
-	if (off > INT64_MAX || !size || size > d->page_size || cap < 4 || size > cap - 4 ||
-	    (flags && flags != PD_ZLIB) || (!flags && size != d->page_size))
-		return false;
-	memcpy(out, desc + 12, 4);
+	f = (uint32_t)flags;	/* as the file has it: little endian, as is this host */
+	memcpy(out, &f, 4);
 	*len = 4 + size;
 	if (!r->win && !(r->win = malloc(STORED_WINDOW)))
 		return read_all(rd, arg, fd, out + 4, size, off);
@@ -370,8 +377,6 @@ bool kmp_ddreader_stored(struct kmp_ddreader *r, kmp_pread_fn rd, void *arg, int
 		ssize_t got;
 
 		r->win_len = 0;
-		if (off > INT64_MAX)
-			return false;
 		/* (a reader may give less than asked, a flattened dump's at a record's end) */
 		if ((got = rd(arg, fd, r->win, STORED_WINDOW, (off_t)off)) < (ssize_t)size)
 			return read_all(rd, arg, fd, out + 4, size, off);
