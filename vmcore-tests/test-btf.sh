@@ -341,7 +341,7 @@ PY
 	# made right) is a miss, replaced by a new entry, the answer the same.
 	alone info -c "$D/dump-zlib" > "$O/info-cache" 2>&1
 	KMEMPOOL_CACHE=off alone waiters -f json -c "$D/dump-zlib" > "$O/nocache-waiters.json" 2>&1
-	entry=$(sed -n 's/^dump cache:     hit (\(.*\))$/\1/p' "$O/info-cache")
+	entry=$(sed -n 's/^dump cache:     hit (\(.*\)), BTF .*$/\1/p' "$O/info-cache")
 	if [ -n "$entry" ] && [ -f "$entry" ] && [ "$(find "$KMEMPOOL_CACHE" -name '*.kdc' | wc -l)" = 1 ] &&
 	   cmp -s "$O/nocache-waiters.json" "$O/dump-zlib-waiters-btf.json" &&
 	   grep -q 'dump cache:     off' <(KMEMPOOL_CACHE=off alone info -c "$D/dump-zlib" 2>&1) &&
@@ -350,16 +350,36 @@ PY
 	else
 		not_ok "dump cache: $(grep '^dump cache' "$O/info-cache") (entries: $(find "$KMEMPOOL_CACHE" -name '*.kdc' | wc -l)); off = on: $(cmp "$O/nocache-waiters.json" "$O/dump-zlib-waiters-btf.json" 2>&1 && echo same)"
 	fi
+	# The BTF's answers kept beside the entry (X.kdm): a waiters that asks
+	# what the runs before it asked parses no BTF, so adds no answer: the
+	# memo file is not written again (same inode); info says so too.
+	memo=${entry%.kdc}.kdm
+	alone waiters -f json -c "$D/dump-zlib" > "$O/memo1-waiters.json" 2>&1
+	m1=$(stat -c '%i %s' "$memo" 2>&1)
+	alone waiters -f json -c "$D/dump-zlib" > "$O/memo2-waiters.json" 2>&1
+	m2=$(stat -c '%i %s' "$memo" 2>&1)
+	alone info -c "$D/dump-zlib" > /dev/null 2>&1
+	alone info -c "$D/dump-zlib" > "$O/info-memo" 2>&1
+	if [ -n "$entry" ] && [ -f "$memo" ] && [ "$m1" = "$m2" ] &&
+	   cmp -s "$O/memo1-waiters.json" "$O/nocache-waiters.json" &&
+	   cmp -s "$O/memo2-waiters.json" "$O/nocache-waiters.json" &&
+	   grep -qx "dump cache:     hit ($entry), BTF not parsed: its answers kept" "$O/info-memo"; then
+		ok "dump cache: the BTF's answers kept beside the entry ($(stat -c %s "$memo") bytes): a second waiters parses no BTF (its memo not rewritten), info says so, the answer the same as with the cache off"
+	else
+		not_ok "dump cache: kept answers: memo '$m1' -> '$m2'; $(grep '^dump cache' "$O/info-memo"); same as off: $(cmp "$O/memo2-waiters.json" "$O/nocache-waiters.json" 2>&1 && echo yes)"
+	fi
 	if [ -n "$entry" ] && $PY - "$entry" <<'PY'
 import struct, sys, zlib
 p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
 # lib/debuginfo/dumpcache.h: the stored pages' section is the last of 11
-# in the table at byte 24; the CRC-32 at byte 12 covers the bytes from the
-# end of the 232-byte header to it (made right: only the page differs).
+# in the table at byte 24, past the CRC-32s (the one at byte 12 covers the
+# bytes from the end of the 240-byte header to the BTF, the 10th section;
+# made right all the same: only the page differs).
 off, ln = struct.unpack_from("<QQ", b, 24 + 10 * 16)
+btf, _ = struct.unpack_from("<QQ", b, 24 + 9 * 16)
 b[off + ln // 2] ^= 0x20
-struct.pack_into("<I", b, 12, zlib.crc32(b[232:off]) & 0xffffffff)
+struct.pack_into("<I", b, 12, zlib.crc32(b[240:btf]) & 0xffffffff)
 open(p, "wb").write(b)
 PY
 	then
@@ -367,7 +387,7 @@ PY
 		alone waiters -f json -c "$D/dump-zlib" > "$O/cache2-waiters.json" 2>&1
 		alone info -c "$D/dump-zlib" > "$O/info-cache3" 2>&1
 		check "dump cache: an entry recording other stored bytes than the dump's (CRC-32 right) is a miss and is rewritten; the answer the same" \
-			sh -c 'grep -qx "dump cache:     written ($1)" "$2" && grep -qx "dump cache:     hit ($1)" "$3" && cmp -s "$4" "$5"' \
+			sh -c 'grep -qx "dump cache:     written ($1)" "$2" && grep -q "^dump cache:     hit ($1), BTF" "$3" && cmp -s "$4" "$5"' \
 			sh "$entry" "$O/info-cache2" "$O/info-cache3" "$O/cache2-waiters.json" "$O/dump-zlib-waiters-btf.json"
 	else
 		not_ok "dump cache: no entry to damage"

@@ -646,9 +646,9 @@ static bool cmd_info(struct kmp_session *s, const struct cli *c)
 	fprintf(out, "vmlinux:        %s\n", s->vml.btf ? "none" : s->vml.path);
 	fprintf(out, "types:          %s\n", kmp_vmlinux_types(&s->vml));
 	if (s->vml.btf && s->vml.cache_state)
-		fprintf(out, "dump cache:     %s%s%s%s\n", s->vml.cache_state,
+		fprintf(out, "dump cache:     %s%s%s%s%s\n", s->vml.cache_state,
 			s->vml.cache_path[0] ? " (" : "", s->vml.cache_path,
-			s->vml.cache_path[0] ? ")" : "");
+			s->vml.cache_path[0] ? ")" : "", kmp_vmlinux_btf_state(&s->vml));
 	if (s->vml.symsrc)
 		fprintf(out, "symbols:        %lu from %s, %lu at another address than the "
 		       "vmlinux's\n", s->vml.from_source, s->vml.symsrc->what, s->vml.disagree);

@@ -5,9 +5,10 @@
  * entry parses, its symbol table goes through kmp_kallsyms_adopt() and,
  * when that takes it, every look-up kmempool makes of a table (by name,
  * by address, each symbol's name and size), and its BTF and index through
- * kmp_btf_parse_indexed() and a look-up by name.  The seed is the entry unit-btf writes.  (The CRC-32
- * stops most mutations at the parse: the harness also tries the input
- * with the CRC-32 made right, so that the checks after it are reached.)
+ * kmp_btf_parse_indexed() and a look-up by name.  The seed is the entry
+ * unit-btf writes.  (The CRC-32s stop most mutations at the parse: the
+ * harness also tries the input with both made right, so that the checks
+ * after them are reached.)
  */
 #include <libdeflate.h>
 #include <stdint.h>
@@ -68,19 +69,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	if (kmp_dcache_parse(buf, size, &v, &why))
 		use(&v);
-	else if (size > KMP_DCACHE_HEADER + 10 * 16 + 8) {
-		/* the CRC-32 of the bytes up to the stored pages' section, as the header places it */
-		uint64_t end;
+	else if (size >= KMP_DCACHE_HEADER) {
+		/*
+		 * The two CRC-32s made right, as the header places them: at
+		 * byte 12 of the bytes up to the BTF (the 10th section, its
+		 * offset and length at 24 + 9 * 16), at byte 228 of the BTF.
+		 */
+		uint64_t off, len;
 		uint32_t crc;
 
-		memcpy(&end, (const char *)buf + 24 + 10 * 16, 8);
-		if (end < KMP_DCACHE_HEADER || end > size) {
+		memcpy(&off, (const char *)buf + 24 + 9 * 16, 8);
+		memcpy(&len, (const char *)buf + 24 + 9 * 16 + 8, 8);
+		if (off < KMP_DCACHE_HEADER || off > size || len > size - off) {
 			free(buf);
 			return 0;
 		}
-		crc = libdeflate_crc32(0, (const char *)buf + KMP_DCACHE_HEADER, end - KMP_DCACHE_HEADER);
-
+		crc = libdeflate_crc32(0, (const char *)buf + KMP_DCACHE_HEADER, off - KMP_DCACHE_HEADER);
 		memcpy((char *)buf + 12, &crc, 4);
+		crc = libdeflate_crc32(0, (const char *)buf + off, len);
+		memcpy((char *)buf + 228, &crc, 4);
 		if (kmp_dcache_parse(buf, size, &v, &why))
 			use(&v);
 	}

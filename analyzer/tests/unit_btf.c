@@ -12,6 +12,7 @@
  *   unit-btf [DIR]   (DIR: write fuzz seeds there, then exit)
  */
 #include <bpf/btf.h>
+#include <dwarf.h>
 #include <inttypes.h>
 #include <libdeflate.h>
 #include <sys/stat.h>
@@ -874,13 +875,26 @@ static void test_btf_heap_pool(void)
 	begin("BTF: a struct made of itself (30 unnamed members at 0) costs a bounded search, "
 	      "and its answer is unknown, not none: no name");
 	{
-		int loop = btf__add_struct(b, "loop", 64);
+		int loop = btf__add_struct(b, "loop", 128);
 		char path[128];
 
 		for (int i = 0; i < 30; i++)
 			btf__add_field(b, NULL, loop, 0, 0);
-		h = heap_pool(b, 64, 8);	/* without a bound: 30^8 visits */
+		h = heap_pool(b, 128, 8);	/* without a bound: 30^8 visits */
 		CHECK(h.n == 2, "the loop: %u '%s' '%s'", h.n, h.type, h.path);
+		CHECK(!strcmp(pool_member(b, 128, 8, false, path), ""), "a global: '%s'", path);
+	}
+	end();
+
+	begin("BTF: a struct too small to hold a pool past the offset is no candidate, loop or not");
+	{
+		int small = btf__add_struct(b, "small_loop", 64);	/* 8 + a 72-byte pool > 64 */
+		char path[128];
+
+		for (int i = 0; i < 30; i++)
+			btf__add_field(b, NULL, small, 0, 0);
+		h = heap_pool(b, 64, 8);
+		CHECK(h.n == 0, "64 bytes at 8: %u '%s' '%s'", h.n, h.type, h.path);
 		CHECK(!strcmp(pool_member(b, 64, 8, false, path), ""), "a global: '%s'", path);
 	}
 	end();
@@ -1101,6 +1115,17 @@ static bool dc_open(struct dc_dump *d, struct kmp_vmlinux *v, const char **state
 	return ok;
 }
 
+/* Does the BTF of @v have struct @type (through the look-ups: kept answers or the BTF)? */
+static bool dc_has(struct kmp_vmlinux *v, const char *type)
+{
+	struct kmp_wanted w[1] = { { .name = type, .tag = DW_TAG_structure_type } };
+	Dwarf_Die all;
+
+	kmp_btf_handle(v->btf, 0, &all);
+	kmp_btf_scan(&all, w, 1);
+	return w[0].found;
+}
+
 /* What a run would look up: mempool_free's address and size, and whether BTF has @type. */
 static bool dc_answers(struct kmp_vmlinux *v, const char *type)
 {
@@ -1111,7 +1136,19 @@ static bool dc_answers(struct kmp_vmlinux *v, const char *type)
 	kmp_kallsyms_find(v->ks, q, 1);
 	return q[0].found && q[0].addr == 0xffffffff81000400ULL && q[0].size == 0x10000 - 0x400 &&
 	       kmp_kallsyms_addrsym(v->ks, 0xffffffff81000250ULL, name, sizeof(name), &start, &size) &&
-	       !strcmp(name, "mempool_alloc") && btf__find_by_name_kind(v->btf->btf, type, BTF_KIND_STRUCT) > 0;
+	       !strcmp(name, "mempool_alloc") && dc_has(v, type);
+}
+
+/* min_nr of struct @type: its offset, through the look-ups; -1 if none. */
+static int64_t dc_min_nr(struct kmp_vmlinux *v, const char *type)
+{
+	struct kmp_wanted w[1] = { { .name = type, .tag = DW_TAG_structure_type } };
+	struct kmp_field f;
+	Dwarf_Die all;
+
+	kmp_btf_handle(v->btf, 0, &all);
+	kmp_btf_scan(&all, w, 1);
+	return w[0].found && kmp_btf_member(&w[0].die, "min_nr", &f) ? (int64_t)f.off : -1;
 }
 
 /* The entry's bytes (read whole), or NULL. */
@@ -1139,6 +1176,122 @@ static bool dc_write(const char *path, const unsigned char *b, size_t len)
 	bool ok = f && fwrite(b, 1, len, f) == len;
 
 	return (f && !fclose(f)) && ok;
+}
+
+/* Remove the memo beside the entry at @path (X.kdm beside X.kdc). */
+static void dc_unlink_memo(const char *path)
+{
+	char m[4096];
+
+	snprintf(m, sizeof(m), "%s", path);
+	m[strlen(m) - 1] = 'm';
+	unlink(m);
+}
+
+/* The memo beside the entry at @path, read whole (NULL if none). */
+static unsigned char *dc_memo(const char *path, size_t *len)
+{
+	char m[4096];
+
+	snprintf(m, sizeof(m), "%s", path);
+	m[strlen(m) - 1] = 'm';
+	return dc_file(m, len);
+}
+
+/*
+ * The BTF's answers kept beside the entry: a run that asks what an
+ * earlier one asked does not parse the BTF; a new question parses it (from
+ * the entry, or from the dump when the entry's copy is damaged) and is
+ * kept in turn; a memo that does not check out, or another entry's, is
+ * not used.
+ */
+static void test_dump_cache_memo(struct dc_dump *d, const char *path, const char *seed_dir)
+{
+	struct kmp_vmlinux v;
+	const char *state;
+	unsigned char *m, *f;
+	size_t mlen = 0, flen = 0;
+	int64_t want;
+
+	begin("dump cache: the BTF's answers kept beside the entry: the same question is not "
+	      "parsed again, a new one is, and is kept");
+	dc_unlink_memo(path);
+	CHECK(dc_open(d, &v, &state) && !strcmp(state, "hit") && kmp_btf_parsed(v.btf),
+	      "no memo: parsed at once: %s", state);
+	CHECK(dc_has(&v, "mempool_q"), "its answer");
+	kmp_vmlinux_close(&v);
+	CHECK((m = dc_memo(path, &mlen)) != NULL, "no memo written beside %s", path);
+	free(m);
+	CHECK(dc_open(d, &v, &state) && !strcmp(state, "hit") && !kmp_btf_parsed(v.btf) &&
+	      dc_has(&v, "mempool_q") && !kmp_btf_parsed(v.btf),
+	      "the same question: %s, parsed %d", state, kmp_btf_parsed(v.btf));
+	want = dc_min_nr(&v, "mempool_q");
+	CHECK(want == 4 && kmp_btf_parsed(v.btf), "a new question: min_nr at %" PRId64 ", parsed %d",
+	      want, kmp_btf_parsed(v.btf));
+	kmp_vmlinux_close(&v);
+	CHECK(dc_open(d, &v, &state) && dc_min_nr(&v, "mempool_q") == 4 &&
+	      dc_has(&v, "mempool_q") && !kmp_btf_parsed(v.btf),
+	      "both kept: parsed %d", kmp_btf_parsed(v.btf));
+	CHECK(!dc_has(&v, "mempool_s") && kmp_btf_parsed(v.btf), "a struct it has not, asked anew");
+	kmp_vmlinux_close(&v);
+	end();
+	if (seed_dir && (m = dc_memo(path, &mlen)) && mlen > 24) {	/* fuzz_btfmemo's seed */
+		char seed[4096];
+
+		snprintf(seed, sizeof(seed), "%s/../fuzz_btfmemo", seed_dir);
+		mkdir(seed, 0755);
+		snprintf(seed, sizeof(seed), "%s/../fuzz_btfmemo/memo-image", seed_dir);
+		if (!dc_write(seed, m + 24, mlen - 24))
+			abort();
+		free(m);
+	}
+
+	begin("dump cache: a damaged memo, or another entry's, is not used; a damaged BTF in the "
+	      "entry is read from the dump when a question needs it");
+	m = dc_memo(path, &mlen);
+	CHECK(m && mlen > 40, "memo: %zu bytes", mlen);
+	if (m && mlen > 40) {
+		char mp[4096];
+		FILE *o;
+
+		snprintf(mp, sizeof(mp), "%s", path);
+		mp[strlen(mp) - 1] = 'm';
+		m[mlen - 3] ^= 0x40;	/* under its CRC-32 */
+		CHECK((o = fopen(mp, "wb")) && fwrite(m, 1, mlen, o) == mlen && !fclose(o) &&
+		      dc_open(d, &v, &state) && kmp_btf_parsed(v.btf) && dc_min_nr(&v, "mempool_q") == 4,
+		      "damaged memo: parsed %d", kmp_btf_parsed(v.btf));
+		kmp_vmlinux_close(&v);	/* (a good memo written again) */
+		free(m);
+		m = dc_memo(path, &mlen);
+		CHECK(m && mlen > 24, "memo rewritten");
+		if (m && mlen > 24) {
+			m[16] ^= 1;	/* the nonce: another entry's memo */
+			CHECK((o = fopen(mp, "wb")) && fwrite(m, 1, mlen, o) == mlen && !fclose(o) &&
+			      dc_open(d, &v, &state) && kmp_btf_parsed(v.btf) &&
+			      dc_min_nr(&v, "mempool_q") == 4,
+			      "another entry's memo: parsed %d", kmp_btf_parsed(v.btf));
+			kmp_vmlinux_close(&v);
+		}
+		free(m);
+		/* the memo good, the entry's BTF damaged: a new question reads the dump's */
+		f = dc_file(path, &flen);
+		if (f) {
+			struct kmp_dcache_view view;
+			const char *why;
+
+			kmp_dcache_parse(f, flen, &view, &why);
+			((unsigned char *)view.t.btf)[8] ^= 0x10;
+			CHECK(dc_write(path, f, flen) && dc_open(d, &v, &state) &&
+			      !strcmp(state, "hit") && !kmp_btf_parsed(v.btf),
+			      "damaged BTF, good memo: %s, parsed %d", state, kmp_btf_parsed(v.btf));
+			CHECK(dc_has(&v, "mempool_q") && !kmp_btf_parsed(v.btf), "a kept answer");
+			CHECK(dc_has(&v, "list_head") && kmp_btf_parsed(v.btf) &&
+			      dc_min_nr(&v, "mempool_q") == 4, "a new question: from the dump");
+			kmp_vmlinux_close(&v);
+			free(f);
+		}
+	}
+	end();
 }
 
 static void test_dump_cache(const char *seed_dir)
@@ -1183,7 +1336,7 @@ static void test_dump_cache(const char *seed_dir)
 	if (name) {
 		name[8] = 'q';		/* mempool_q: still a good BTF, another answer */
 		CHECK(dc_open(&d, &v, &state) && !strcmp(state, "written") &&
-		      dc_answers(&v, "mempool_q") && btf__find_by_name_kind(v.btf->btf, "mempool_s", BTF_KIND_STRUCT) < 0,
+		      dc_answers(&v, "mempool_q") && !dc_has(&v, "mempool_s"),
 		      "changed dump: %s", state);
 		kmp_vmlinux_close(&v);
 		CHECK(dc_open(&d, &v, &state) && !strcmp(state, "hit") && dc_answers(&v, "mempool_q"),
@@ -1205,10 +1358,11 @@ static void test_dump_cache(const char *seed_dir)
 		CHECK(kmp_dcache_parse(f, flen, &view, &why), "the entry: %s", why);
 		if (!why)
 			pages_off = (size_t)(view.pages - f);
-		/* a byte of the BTF, which the CRC-32 covers */
+		/* a byte of the BTF, which its own CRC-32 covers (no memo: parsed at once) */
 		((unsigned char *)view.t.btf)[view.t.btf_len / 2] ^= 1;
 		CHECK(!kmp_dcache_parse(f, flen, &view, &why) && strstr(why, "CRC"), "parse: %s",
 		      why ? why : "took it");
+		dc_unlink_memo(path);
 		CHECK(dc_write(path, f, flen) && dc_open(&d, &v, &state) && !strcmp(state, "written") &&
 		      dc_answers(&v, "mempool_q"), "flipped BTF byte: %s", state);
 		kmp_vmlinux_close(&v);
@@ -1233,8 +1387,8 @@ static void test_dump_cache(const char *seed_dir)
 			uint32_t bad = (uint32_t)view.t.ks.names_len + 5;
 
 			memcpy((unsigned char *)view.t.ks.pos + 4, &bad, 4);
-			crc = libdeflate_crc32(0, f + KMP_DCACHE_HEADER,
-					       (size_t)(view.pages - f) - KMP_DCACHE_HEADER);
+			crc = libdeflate_crc32(0, f + KMP_DCACHE_HEADER, (size_t)((const unsigned char *)
+					       view.t.btf - f) - KMP_DCACHE_HEADER);
 			memcpy(f + 12, &crc, 4);
 			CHECK(kmp_dcache_parse(f, flen, &view, &why), "re-sealed entry: %s", why);
 			{
@@ -1251,6 +1405,8 @@ static void test_dump_cache(const char *seed_dir)
 		free(f);
 	}
 	end();
+
+	test_dump_cache_memo(&d, path, seed_dir);
 
 	begin("dump cache: KMEMPOOL_CACHE=off, a directory others may write, a dump without "
 	      "stored pages: no cache, the same answers");
@@ -1270,6 +1426,7 @@ static void test_dump_cache(const char *seed_dir)
 	kmp_vmlinux_close(&v);
 	end();
 
+	dc_unlink_memo(path);
 	unlink(path);
 	rmdir(dir);
 	unsetenv("KMEMPOOL_CACHE");

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "btf.h"
+#include "btf_int.h"
+#include "btfmemo.h"
 
 static const char btf_tag;	/* the abbrev of every BTF handle */
 
@@ -49,8 +51,7 @@ static bool header_ok(const void *data, uint64_t size)
 	       (uint64_t)h.str_off + h.str_len <= size - h.hdr_len;
 }
 
-/* FNV-1a of a name. */
-static uint32_t hash(const char *s)
+uint32_t kmp_btf_hash(const char *s)
 {
 	uint32_t h = 2166136261u;
 
@@ -88,7 +89,7 @@ static void index_names(struct kmp_btf *b)
 
 		if (!t || !t->name_off || !tag_of(t) || !(name = btf__name_by_offset(b->btf, t->name_off)))
 			continue;
-		for (h = hash(name) & (cap - 1); b->byname[h]; h = (h + 1) & (cap - 1))
+		for (h = kmp_btf_hash(name) & (cap - 1); b->byname[h]; h = (h + 1) & (cap - 1))
 			;
 		b->byname[h] = id;	/* ids in order: the first of a name is met first */
 	}
@@ -175,17 +176,140 @@ static struct btf *split_from_memory(const void *data, uint64_t size, struct btf
 	return b;
 }
 
+/* The number of types and size of a BTF as kept (key @key of @m): false if not there. */
+static bool kept_size(const struct kmp_btf_memo *m, uint32_t key, uint32_t *ntypes,
+		      uint64_t *size)
+{
+	const unsigned char *a;
+	size_t alen;
+
+	if (!kmp_btf_memo_get(m, key, KMP_BTF_OP_NTYPES, "", 0, &a, &alen) || alen != 12)
+		return false;
+	memcpy(ntypes, a, 4);
+	memcpy(size, a + 4, 8);
+	return *ntypes > 0;
+}
+
+static void keep_size(const struct kmp_btf *b)
+{
+	unsigned char a[12];
+
+	memcpy(a, &b->ntypes, 4);
+	memcpy(a + 4, &b->size, 8);
+	kmp_btf_memo_put(b->memo, b->memo_key, KMP_BTF_OP_NTYPES, "", 0, a, sizeof(a));
+}
+
+void kmp_btf_keep(struct kmp_btf *b, struct kmp_btf_memo *memo)
+{
+	if (!b->btf || !memo)
+		return;
+	b->memo = memo;
+	b->memo_key = 0;
+	keep_size(b);
+}
+
+bool kmp_btf_defer(struct kmp_btf *b, struct kmp_btf_memo *memo,
+		   bool (*load)(struct kmp_btf *b, void *arg), void *arg)
+{
+	uint32_t ntypes;
+	uint64_t size;
+
+	if (!memo || !kept_size(memo, 0, &ntypes, &size))
+		return false;
+	memset(b, 0, sizeof(*b));
+	b->ntypes = ntypes;
+	b->size = size;
+	b->memo = memo;
+	b->load = load;
+	b->load_arg = arg;
+	return true;
+}
+
+bool kmp_btf_ready(const struct kmp_btf *cb)
+{
+	struct kmp_btf *b = (struct kmp_btf *)cb;	/* (a kmp_btf is never const itself) */
+	struct kmp_btf keep;
+
+	if (b->btf)
+		return true;
+	if (!b->load || b->load_failed)
+		return false;
+	keep = *b;
+	if (!b->load(b, keep.load_arg)) {
+		b->blob = NULL;		/* (kept: keep's) */
+		kmp_btf_free(b);	/* what the loader left */
+		*b = keep;
+		b->load_failed = true;
+		return false;
+	}
+	/* what the parse does not know: its answers, its module blob */
+	b->memo = keep.memo;
+	b->memo_key = keep.memo_key;
+	b->blob = keep.blob;
+	b->blob_len = keep.blob_len;
+	b->base = keep.base;
+	if (b->ntypes != keep.ntypes)
+		b->memo = NULL;	/* (not the BTF the answers were kept for: keep no more) */
+	return true;
+}
+
+bool kmp_btf_asked(const struct kmp_btf *b, uint32_t op, const void *q, size_t qlen,
+		   const unsigned char **a, size_t *alen)
+{
+	return b->memo && !b->btf && kmp_btf_memo_get(b->memo, b->memo_key, op, q, qlen, a, alen);
+}
+
+void kmp_btf_answer(const struct kmp_btf *b, uint32_t op, const void *q, size_t qlen,
+		    const void *a, size_t alen)
+{
+	if (b->memo && b->btf)
+		kmp_btf_memo_put(b->memo, b->memo_key, op, q, qlen, a, alen);
+}
+
+/* A module's BTF whose parse was deferred: the kernel's first, then its own copy of the blob. */
+static bool split_load(struct kmp_btf *b, void *arg)
+{
+	const struct kmp_btf *base = arg;
+
+	if (!kmp_btf_ready(base))
+		return false;
+	b->btf = split_from_memory(b->blob, b->blob_len, base->btf);
+	if (!b->btf)
+		return false;
+	b->ntypes = btf__type_cnt(b->btf);
+	b->bysize = calloc(1, sizeof(*b->bysize));
+	return true;
+}
+
 bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 			 const struct kmp_btf *base, struct kmp_err *err)
 {
+	struct kmp_btf_memo *memo = base->memo;
+	uint32_t key, ntypes;
+	uint64_t ksize;
+
 	memset(b, 0, sizeof(*b));
 	if (size < 24 || size > KMP_BTF_MAX || !header_ok(data, size)) {
 		kmp_seterr(err, KMP_ERR_FORMAT, "a module's BTF (%" PRIu64 " bytes) has a bad header",
 			   size);
 		return false;
 	}
+	/* a blob whose answers are kept (it parsed when they were): parsed when needed */
+	if (memo && !base->btf && (key = kmp_btf_memo_blob(memo, data, size, false)) &&
+	    kept_size(memo, key, &ntypes, &ksize) && ksize == size && (b->blob = malloc(size))) {
+		memcpy(b->blob, data, size);
+		b->blob_len = size;
+		b->base = base;
+		b->ntypes = ntypes;
+		b->size = size;
+		b->memo = memo;
+		b->memo_key = key;
+		b->load = split_load;
+		b->load_arg = (void *)base;
+		return true;
+	}
 	errno = 0;
-	b->btf = split_from_memory(data, size, base->btf);
+	b->btf = kmp_btf_ready(base) ? split_from_memory(data, size, base->btf) : NULL;
 	if (!b->btf) {
 		int e = errno;
 
@@ -193,9 +317,15 @@ bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 			   "(libbpf: %s)", size, strerror(e ? e : EINVAL));
 		return false;
 	}
+	b->base = base;
 	b->ntypes = btf__type_cnt(b->btf);
 	b->size = size;
 	b->bysize = calloc(1, sizeof(*b->bysize));	/* filled on first use */
+	if (memo && base->memo == memo && (key = kmp_btf_memo_blob(memo, data, size, true))) {
+		b->memo = memo;	/* its answers kept, by its blob */
+		b->memo_key = key;
+		keep_size(b);
+	}
 	return true;	/* no index by name: looked up by kmp_btf_pool_member() only */
 }
 
@@ -225,7 +355,7 @@ bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64
 const void *kmp_btf_raw(const struct kmp_btf *b, size_t *len)
 {
 	uint32_t size = 0;
-	const void *p = b->btf ? btf__raw_data(b->btf, &size) : NULL;
+	const void *p = kmp_btf_ready(b) ? btf__raw_data(b->btf, &size) : NULL;
 
 	*len = size;
 	return p;
@@ -237,9 +367,15 @@ void kmp_btf_free(struct kmp_btf *b)
 	if (b->bysize)
 		free(b->bysize->e);
 	free(b->bysize);
+	free(b->blob);
 	if (b->btf)
 		btf__free(b->btf);
 	memset(b, 0, sizeof(*b));
+}
+
+bool kmp_btf_parsed(const struct kmp_btf *b)
+{
+	return b->btf != NULL;
 }
 
 void kmp_btf_handle(const struct kmp_btf *b, uint32_t id, Dwarf_Die *out)
@@ -266,14 +402,52 @@ static const struct btf_type *type_at(const Dwarf_Die *d, uint32_t id)
 {
 	const struct kmp_btf *b = kmp_btf_of(d);
 
-	return b && id && id < b->ntypes ? btf__type_by_id(b->btf, id) : NULL;
+	return b && id && id < b->ntypes && kmp_btf_ready(b) ? btf__type_by_id(b->btf, id) : NULL;
+}
+
+/*
+ * A question's bytes: @id (u32) and @name (no NUL) into @q[@cap]; false
+ * when it does not fit (then it is asked of the BTF, not kept).
+ */
+static bool question(unsigned char *q, size_t cap, uint32_t id, const char *name, size_t *len)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n > cap - 4)
+		return false;
+	memcpy(q, &id, 4);
+	if (n)
+		memcpy(q + 4, name, n);
+	*len = 4 + n;
+	return true;
+}
+
+/* The string that ends an answer @a[@alen] from @at on: NULL unless its NUL is its last byte. */
+static const char *answer_string(const unsigned char *a, size_t alen, size_t at)
+{
+	return alen > at && !a[alen - 1] && !memchr(a + at, 0, alen - at - 1) ?
+	       (const char *)a + at : NULL;
 }
 
 const char *kmp_btf_name(const Dwarf_Die *t)
 {
-	const struct btf_type *bt = type_at(t, id_of(t));
-	const char *n = bt ? btf__name_by_offset(kmp_btf_of(t)->btf, bt->name_off) : NULL;
+	const struct kmp_btf *b = kmp_btf_of(t);
+	const struct btf_type *bt;
+	const unsigned char *a;
+	unsigned char q[4];
+	uint32_t id = id_of(t);
+	const char *n;
+	size_t alen;
 
+	memcpy(q, &id, 4);
+	if (b && kmp_btf_asked(b, KMP_BTF_OP_NAME, q, 4, &a, &alen) &&
+	    (n = answer_string(a, alen, 0)))
+		return n;
+	if (!b || !kmp_btf_ready(b))
+		return "";
+	bt = type_at(t, id);
+	n = bt ? btf__name_by_offset(b->btf, bt->name_off) : NULL;
+	kmp_btf_answer(b, KMP_BTF_OP_NAME, q, 4, n ? n : "", strlen(n ? n : "") + 1);
 	return n ? n : "";
 }
 
@@ -283,7 +457,7 @@ static uint32_t by_name(const struct kmp_btf *b, const char *name, int tag)
 	const char *n;
 
 	if (b->byname) {
-		for (size_t h = hash(name) & (b->nbyname - 1); b->byname[h];
+		for (size_t h = kmp_btf_hash(name) & (b->nbyname - 1); b->byname[h];
 		     h = (h + 1) & (b->nbyname - 1)) {
 			const struct btf_type *t = btf__type_by_id(b->btf, b->byname[h]);
 
@@ -308,17 +482,33 @@ void kmp_btf_scan(const Dwarf_Die *all, struct kmp_wanted *w, size_t n)
 	const struct kmp_btf *b = kmp_btf_of(all);
 
 	for (size_t i = 0; b && i < n; i++) {
-		uint32_t id;
+		const unsigned char *a;
+		unsigned char q[260];
+		uint32_t id = 0;
+		size_t qlen, alen;
+		bool keep;
 
-		if (w[i].found || !(id = by_name(b, w[i].name, w[i].tag)))
+		if (w[i].found)
+			continue;
+		keep = question(q, sizeof(q), (uint32_t)w[i].tag, w[i].name, &qlen);
+		if (keep && kmp_btf_asked(b, KMP_BTF_OP_SCAN, q, qlen, &a, &alen) && alen == 4 &&
+		    (memcpy(&id, a, 4), id < b->ntypes)) {
+			/* (the kept id) */
+		} else if (kmp_btf_ready(b)) {
+			id = by_name(b, w[i].name, w[i].tag);
+			if (keep)
+				kmp_btf_answer(b, KMP_BTF_OP_SCAN, q, qlen, &id, 4);
+		} else {
+			id = 0;
+		}
+		if (!id)
 			continue;
 		kmp_btf_handle(b, id, &w[i].die);
 		w[i].found = true;
 	}
 }
 
-/* The size of type @id, typedefs, modifiers and arrays resolved; false beyond 4 GiB. */
-static bool size_of(const struct kmp_btf *b, uint32_t id, uint64_t *size)
+bool kmp_btf_size_of(const struct kmp_btf *b, uint32_t id, uint64_t *size)
 {
 	int64_t s;
 
@@ -334,8 +524,26 @@ static bool size_of(const struct kmp_btf *b, uint32_t id, uint64_t *size)
 bool kmp_btf_size(const Dwarf_Die *t, uint64_t *size)
 {
 	const struct kmp_btf *b = kmp_btf_of(t);
+	const unsigned char *a;
+	unsigned char q[4], ans[9];
+	uint32_t id = id_of(t);
+	size_t alen;
+	bool ok;
 
-	return b && size_of(b, id_of(t), size);
+	if (!b)
+		return false;
+	memcpy(q, &id, 4);
+	if (kmp_btf_asked(b, KMP_BTF_OP_SIZE, q, 4, &a, &alen) && alen == 9 && a[0] <= 1) {
+		memcpy(size, a + 1, 8);
+		return a[0];
+	}
+	if (!kmp_btf_ready(b))
+		return false;
+	ok = kmp_btf_size_of(b, id, size);
+	ans[0] = ok;
+	memcpy(ans + 1, ok ? size : &(uint64_t){ 0 }, 8);
+	kmp_btf_answer(b, KMP_BTF_OP_SIZE, q, 4, ans, 9);
+	return ok;
 }
 
 /* Member @name of struct or union @id, in anonymous members too; its type id in @mtype. */
@@ -365,7 +573,7 @@ static bool find_member(const struct kmp_btf *b, uint32_t id, const char *name, 
 		}
 		if (strcmp(mn, name))
 			continue;
-		if (!size_of(b, m->type, &f->size))
+		if (!kmp_btf_size_of(b, m->type, &f->size))
 			return false;
 		f->off = off;
 		f->ok = true;
@@ -375,44 +583,161 @@ static bool find_member(const struct kmp_btf *b, uint32_t id, const char *name, 
 	return false;
 }
 
-bool kmp_btf_member(const Dwarf_Die *st, const char *name, struct kmp_field *f)
+/* Member @name of struct @st: its offset and size in @f, its type's id in *@mt (kept answers first). */
+static bool member(const Dwarf_Die *st, const char *name, struct kmp_field *f, uint32_t *mt)
 {
 	const struct kmp_btf *b = kmp_btf_of(st);
-	uint32_t mt;
+	const unsigned char *a;
+	unsigned char q[260], ans[21];
+	size_t qlen, alen;
+	bool keep, ok;
 
 	memset(f, 0, sizeof(*f));
-	return b && find_member(b, id_of(st), name, 0, f, &mt, 0);
+	*mt = 0;
+	if (!b)
+		return false;
+	keep = question(q, sizeof(q), id_of(st), name, &qlen);
+	if (keep && kmp_btf_asked(b, KMP_BTF_OP_MEMBER, q, qlen, &a, &alen) && alen == 21 &&
+	    a[0] <= 1) {
+		memcpy(&f->off, a + 1, 8);
+		memcpy(&f->size, a + 9, 8);
+		memcpy(mt, a + 17, 4);
+		f->ok = a[0];
+		if (!f->ok)
+			memset(f, 0, sizeof(*f));
+		return a[0];
+	}
+	if (!kmp_btf_ready(b))
+		return false;
+	ok = find_member(b, id_of(st), name, 0, f, mt, 0);
+	if (!ok) {
+		memset(f, 0, sizeof(*f));
+		*mt = 0;
+	}
+	if (keep) {
+		ans[0] = ok;
+		memcpy(ans + 1, &f->off, 8);
+		memcpy(ans + 9, &f->size, 8);
+		memcpy(ans + 17, mt, 4);
+		kmp_btf_answer(b, KMP_BTF_OP_MEMBER, q, qlen, ans, sizeof(ans));
+	}
+	return ok;
+}
+
+bool kmp_btf_member(const Dwarf_Die *st, const char *name, struct kmp_field *f)
+{
+	uint32_t mt;
+
+	return member(st, name, f, &mt);
 }
 
 bool kmp_btf_peel(const Dwarf_Die *t, Dwarf_Die *out)
 {
 	const struct kmp_btf *b = kmp_btf_of(t);
-	int r;
+	const unsigned char *a;
+	unsigned char q[4], ans[5] = { 0 };
+	uint32_t id = id_of(t), r = 0;
+	size_t alen;
+	int rr;
 
-	if (!b || !id_of(t) || id_of(t) >= b->ntypes ||
-	    (r = btf__resolve_type(b->btf, id_of(t))) <= 0 || (uint32_t)r >= b->ntypes)
+	if (!b)
 		return false;
-	kmp_btf_handle(b, (uint32_t)r, out);
+	memcpy(q, &id, 4);
+	if (kmp_btf_asked(b, KMP_BTF_OP_PEEL, q, 4, &a, &alen) && alen == 5 && a[0] <= 1) {
+		memcpy(&r, a + 1, 4);
+		if (!a[0] || !r || r >= b->ntypes)
+			return false;
+		kmp_btf_handle(b, r, out);
+		return true;
+	}
+	if (!kmp_btf_ready(b))
+		return false;
+	if (id && id < b->ntypes && (rr = btf__resolve_type(b->btf, id)) > 0 &&
+	    (uint32_t)rr < b->ntypes)
+		r = (uint32_t)rr;
+	ans[0] = r != 0;
+	memcpy(ans + 1, &r, 4);
+	kmp_btf_answer(b, KMP_BTF_OP_PEEL, q, 4, ans, 5);
+	if (!r)
+		return false;
+	kmp_btf_handle(b, r, out);
 	return true;
 }
 
 bool kmp_btf_member_type(const Dwarf_Die *st, const char *name, Dwarf_Die *type)
 {
 	const struct kmp_btf *b = kmp_btf_of(st);
-	struct kmp_field f = { 0 };
+	struct kmp_field f;
 	Dwarf_Die m;
 	uint32_t mt;
 
-	if (!b || !find_member(b, id_of(st), name, 0, &f, &mt, 0))
+	if (!b || !member(st, name, &f, &mt))
 		return false;
 	kmp_btf_handle(b, mt, &m);
 	return kmp_btf_peel(&m, type);
 }
 
-bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *name,
-							int64_t value), void *arg)
+/* The enumerators of an enum type as a kept answer: u8 ok, then (i64 value, name NUL) each. */
+struct enum_answer {
+	unsigned char *buf;
+	size_t len, cap;
+	bool ok;
+};
+
+static void enum_keep(void *arg, const char *name, int64_t value)
 {
-	const struct kmp_btf *b = kmp_btf_of(e);
+	struct enum_answer *e = arg;
+	size_t n = strlen(name) + 1;
+
+	if (e->ok && e->len + 8 + n > e->cap) {
+		size_t cap = 2 * (e->cap + 8 + n);
+		unsigned char *nb = realloc(e->buf, cap);
+
+		if (nb) {
+			e->buf = nb;
+			e->cap = cap;
+		}
+		e->ok = nb != NULL;
+	}
+	if (!e->ok)
+		return;
+	memcpy(e->buf + e->len, &value, 8);
+	memcpy(e->buf + e->len + 8, name, n);
+	e->len += 8 + n;
+}
+
+/* Replay a kept answer of enumerators: false (and no call) if it does not check out. */
+static bool enum_replay(const unsigned char *a, size_t alen, void (*fn)(void *arg,
+			const char *name, int64_t value), void *arg, bool *ok)
+{
+	size_t at = 1;
+
+	if (!alen || a[0] > 1)
+		return false;
+	while (at < alen) {	/* every record whole, first */
+		const unsigned char *nul;
+
+		if (alen - at < 10 || !(nul = memchr(a + at + 8, 0, alen - at - 8)) ||
+		    nul == a + at + 8)
+			return false;
+		at = (size_t)(nul - a) + 1;
+	}
+	for (at = 1; at < alen;) {
+		int64_t v;
+		const char *n = (const char *)a + at + 8;
+
+		memcpy(&v, a + at, 8);
+		fn(arg, n, v);
+		at += 8 + strlen(n) + 1;
+	}
+	*ok = a[0];
+	return true;
+}
+
+/* kmp_btf_enumerators() on the parsed BTF. */
+static bool enums_of(const struct kmp_btf *b, const Dwarf_Die *e, void (*fn)(void *arg,
+		     const char *name, int64_t value), void *arg)
+{
 	const struct btf_type *t = type_at(e, id_of(e));
 
 	if (!t || !btf_is_any_enum(t))
@@ -437,6 +762,38 @@ bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *n
 			fn(arg, n, v);
 	}
 	return true;
+}
+
+bool kmp_btf_enumerators(const Dwarf_Die *e, void (*fn)(void *arg, const char *name,
+							int64_t value), void *arg)
+{
+	const struct kmp_btf *b = kmp_btf_of(e);
+	struct enum_answer ea = { .ok = true };
+	const unsigned char *a;
+	unsigned char q[4];
+	uint32_t id = id_of(e);
+	size_t alen;
+	bool ok;
+
+	if (!b)
+		return false;
+	memcpy(q, &id, 4);
+	if (kmp_btf_asked(b, KMP_BTF_OP_ENUMS, q, 4, &a, &alen) &&
+	    enum_replay(a, alen, fn, arg, &ok))
+		return ok;
+	if (!kmp_btf_ready(b))
+		return false;
+	ok = enums_of(b, e, fn, arg);
+	if (b->memo && (ea.buf = malloc(ea.cap = 256))) {	/* kept: the same walk into a buffer */
+		ea.buf[0] = ok;
+		ea.len = 1;
+		if (ok)
+			enums_of(b, e, enum_keep, &ea);
+		if (ea.ok)
+			kmp_btf_answer(b, KMP_BTF_OP_ENUMS, q, 4, ea.buf, ea.len);
+		free(ea.buf);
+	}
+	return ok;
 }
 
 struct enum_find {
@@ -465,393 +822,16 @@ bool kmp_btf_enumerator(const Dwarf_Die *e, const char *name, int64_t *value)
 	return true;
 }
 
-/*
- * Types pool_path() may visit for one question: a real struct needs a few
- * dozen (one member covers an offset, a union several); a hostile BTF can
- * make each level try every member again (struct S { S; S; ... } at
- * offset 0), which without a bound is exponential in the depth.
- */
-#define POOL_PATH_BUDGET 512
-
-/*
- * The path to a struct named @pool at @off inside type @id ("bio_pool",
- * "a.b", "c[2]"; "" when @id is that struct and @off 0).  A union's
- * members are tried in order.  False if no such member lies exactly there,
- * or when *@budget ran out (then 0: the answer is unknown, not "none").
- */
-static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const char *pool,
-		      char *out, size_t len, int depth, unsigned int *budget)
+/* kmp_btf_bitfield() on the parsed BTF. */
+static bool bitfield_of(const struct kmp_btf *b, uint32_t id, const char *name, uint64_t *bit_off,
+			uint64_t *bits)
 {
-	const struct btf_type *t;
-	const char *n;
-	int r;
-
-	if (!*budget)
-		return false;
-	--*budget;
-	if (depth > 8 || !id || id >= b->ntypes || (r = btf__resolve_type(b->btf, id)) <= 0 ||
-	    (uint32_t)r >= b->ntypes || !(t = btf__type_by_id(b->btf, (uint32_t)r)))
-		return false;
-	if (btf_is_struct(t) && !off && (n = btf__name_by_offset(b->btf, t->name_off)) &&
-	    !strcmp(n, pool)) {
-		out[0] = '\0';
-		return true;
-	}
-	if (btf_is_array(t)) {
-		const struct btf_array *a = btf_array(t);
-		uint64_t es;
-		int w;
-
-		if (!size_of(b, a->type, &es) || !es || off / es >= a->nelems)
-			return false;
-		w = snprintf(out, len, "[%" PRIu64 "]", off / es);
-		return w > 0 && (size_t)w < len &&
-		       pool_path(b, a->type, off % es, pool, out + w, len - (size_t)w, depth + 1,
-				 budget);
-	}
-	if (!btf_is_composite(t))
-		return false;
-	for (uint16_t i = 0; i < btf_vlen(t); i++) {
-		const struct btf_member *m = btf_members(t) + i;
-		uint32_t bits = btf_member_bit_offset(t, i);
-		uint64_t ms, mo = bits / 8;
-		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : "";
-		int w;
-
-		if (!mn || bits % 8 || btf_member_bitfield_size(t, i) || off < mo ||
-		    !size_of(b, m->type, &ms) || off - mo >= ms)
-			continue;
-		w = *mn ? snprintf(out, len, ".%s", mn) : 0;
-		if (w >= 0 && (size_t)w < len &&
-		    pool_path(b, m->type, off - mo, pool, out + w, len - (size_t)w, depth + 1,
-			      budget))
-			return true;
-	}
-	return false;
-}
-
-static int cmp_sized(const void *a, const void *b)
-{
-	const struct kmp_btf_sized_ent *x = a, *y = b;
-
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* @b's named structs by size (struct kmp_btf's @bysize), built once; NULL without memory. */
-static const struct kmp_btf_sized *sized(const struct kmp_btf *b)
-{
-	struct kmp_btf_sized *bs = b->bysize;
-	size_t n = 0;
-
-	if (!bs)	/* (no memory for it when parsed) */
-		return NULL;
-	if (bs->built)
-		return bs->e ? bs : NULL;
-	bs->built = true;
-	for (uint32_t id = 1; id < b->ntypes; id++) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
-
-		n += t && btf_is_struct(t) && t->name_off && t->size;
-	}
-	if (!(bs->e = malloc((n ? n : 1) * sizeof(*bs->e))))
-		return NULL;
-	for (uint32_t id = 1; id < b->ntypes && bs->n < n; id++) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
-
-		if (t && btf_is_struct(t) && t->name_off && t->size)
-			bs->e[bs->n++] = (struct kmp_btf_sized_ent){ t->size, id };
-	}
-	qsort(bs->e, bs->n, sizeof(*bs->e), cmp_sized);
-	return bs;
-}
-
-/* The first entry of @bs of at least @size bytes (bs->n if none). */
-static size_t first_sized(const struct kmp_btf_sized *bs, uint64_t size)
-{
-	size_t lo = 0, hi = bs->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (bs->e[mid].size < size)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, const char *pool,
-			 bool exact, char *path, size_t len)
-{
-	char cand[256], first[256] = "";
-	unsigned int n = 0;
-	const struct kmp_btf_sized *bs;
-	size_t from = 0;
-
-	if (!b || !size || off >= size || !(bs = sized(b)))
-		return false;
-	if (!exact)	/* at most @size, less than 64 bytes below it: from the first above both */
-		from = first_sized(bs, size > 63 ? size - 63 : 1);
-	for (size_t k = from; k < bs->n && bs->e[k].size <= size; k++) {
-		uint32_t id = bs->e[k].id;
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
-		uint64_t elems = 1, in = off;
-		const char *name;
-		int w = 0;
-
-		if (!t || !btf_is_struct(t) || !t->name_off || !t->size ||
-		    !(name = btf__name_by_offset(b->btf, t->name_off)) || !strcmp(name, pool))
-			continue;
-		if (exact) {	/* the struct, or an array of it */
-			if (size % t->size)
-				continue;
-			elems = size / t->size;
-			in = off % t->size;
-		} else if (t->size > size || size - t->size >= 64 || t->size <= off) {
-			continue;	/* at most @size, less than 64 bytes below it */
-		}
-		if (elems > 1)
-			w = snprintf(cand, sizeof(cand), "[%" PRIu64 "]", off / t->size);
-		unsigned int budget = POOL_PATH_BUDGET;
-
-		if (w < 0 || (size_t)w >= sizeof(cand))
-			continue;
-		if (!pool_path(b, id, in, pool, cand + w, sizeof(cand) - (size_t)w, 0, &budget)) {
-			if (!budget)
-				return false;	/* unknown whether it holds one: no guess */
-			continue;
-		}
-		if (cand[w] != '.')
-			continue;
-		if (n && strcmp(cand, first))
-			return false;	/* two structs, two answers: no guess */
-		if (!n++)
-			snprintf(first, sizeof(first), "%s", cand);
-	}
-	if (n)
-		snprintf(path, len, "%s", first);
-	return n > 0;
-}
-
-/* A char array member of @t called "name" or "..._name" (the first one): offset and length. */
-static void name_member(const struct kmp_btf *b, const struct btf_type *t, uint64_t *off,
-			uint64_t *len)
-{
-	*off = *len = 0;
-	for (uint16_t i = 0; i < btf_vlen(t); i++) {
-		const struct btf_member *m = btf_members(t) + i;
-		uint32_t bits = btf_member_bit_offset(t, i);
-		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : NULL;
-		const struct btf_type *at, *et;
-		size_t l;
-		int r;
-
-		if (!mn || bits % 8 || (l = strlen(mn)) < 4 ||
-		    (strcmp(mn, "name") && (l < 5 || strcmp(mn + l - 5, "_name"))))
-			continue;
-		if ((r = btf__resolve_type(b->btf, m->type)) <= 0 || (uint32_t)r >= b->ntypes ||
-		    !(at = btf__type_by_id(b->btf, (uint32_t)r)) || !btf_is_array(at) ||
-		    (r = btf__resolve_type(b->btf, btf_array(at)->type)) <= 0 ||
-		    (uint32_t)r >= b->ntypes || !(et = btf__type_by_id(b->btf, (uint32_t)r)) ||
-		    !btf_is_int(et) || et->size != 1 || btf_array(at)->nelems < 2 ||
-		    btf_array(at)->nelems > 256 || bits / 8 + btf_array(at)->nelems > t->size)
-			continue;	/* (a hostile BTF may put a member past its struct) */
-		*off = bits / 8;
-		*len = btf_array(at)->nelems;
-		return;
-	}
-}
-
-void kmp_btf_heap_pool(const struct kmp_btf *b, uint32_t first, uint64_t osize, uint64_t off,
-		       const char *pool, struct kmp_btf_hit *hit)
-{
-	char path[256];
-
-	if (!b || !b->btf || off >= osize)
-		return;
-	if (!off) {	/* the object may be the pool itself: mempool_create() kmallocs it bare */
-		hit->n = 2;
-		return;
-	}
-	for (uint32_t id = first ? first : 1; id < b->ntypes && hit->n < 2; id++) {
-		const struct btf_type *t = btf__type_by_id(b->btf, id);
-		unsigned int budget = POOL_PATH_BUDGET;
-		const char *name;
-
-		if (!t || !btf_is_struct(t) || !t->name_off || !t->size || t->size > osize ||
-		    t->size <= off || !(name = btf__name_by_offset(b->btf, t->name_off)) ||
-		    !strcmp(name, pool))
-			continue;
-		if (!pool_path(b, id, off, pool, path, sizeof(path), 0, &budget)) {
-			if (!budget)
-				hit->n = 2;	/* unknown whether it holds one: no guess */
-			continue;
-		}
-		if (path[0] != '.')
-			continue;
-		if (hit->n && !strcmp(hit->type, name) && !strcmp(hit->path, path))
-			continue;	/* the same struct (a module's copy of a kernel type) */
-		if (hit->n++)
-			return;
-		hit->btf = b;
-		hit->id = id;
-		snprintf(hit->type, sizeof(hit->type), "%s", name);
-		snprintf(hit->path, sizeof(hit->path), "%s", path);
-		name_member(b, t, &hit->name_off, &hit->name_len);
-	}
-}
-
-/*
- * Types kmp_btf_pool_pointers() may visit in one struct: a real one needs
- * a few hundred (its embedded locks and lists, each a few levels deep);
- * a hostile BTF (a struct of itself, arrays of arrays) stops there.
- */
-#define POOL_PTR_BUDGET 8192
-#define POOL_PTR_DEPTH 16
-
-struct ptr_walk {
-	const struct kmp_btf *b;
-	const char *pool;
-	uint64_t size;		/* the struct's: a pointer lies inside it */
-	unsigned int budget, found, max;
-	void (*fn)(void *arg, uint64_t off, const char *path);
-	void *arg;
-};
-
-/* Type @id resolved through typedefs and qualifiers, NULL if none or out of range. */
-static const struct btf_type *resolved(const struct kmp_btf *b, uint32_t id)
-{
-	int r = btf__resolve_type(b->btf, id);
-
-	return r > 0 && (uint32_t)r < b->ntypes ? btf__type_by_id(b->btf, (uint32_t)r) : NULL;
-}
-
-/* Is @t a pointer to a struct @pool (typedefs and qualifiers on the way: mempool_t)? */
-static bool is_pool_pointer(const struct kmp_btf *b, const struct btf_type *t, const char *pool)
-{
-	uint32_t id;
-	const char *n;
-
-	if (!t || !btf_is_ptr(t))
-		return false;
-	/* The pointee, by hand: libbpf's resolver refuses a declaration. */
-	id = t->type;
-	for (int i = 0; i < 32; i++) {
-		if (!id || id >= b->ntypes || !(t = btf__type_by_id(b->btf, id)))
-			return false;
-		if (!btf_is_mod(t) && !btf_is_typedef(t))
-			break;
-		id = t->type;
-	}
-	/* (a module's BTF may know the struct only by a declaration) */
-	return (btf_is_struct(t) || (btf_is_fwd(t) && !btf_kflag(t))) && t->name_off &&
-	       (n = btf__name_by_offset(b->btf, t->name_off)) && !strcmp(n, pool);
-}
-
-/* Could a member of type @t hold such a pointer: a pointer, a struct, union or array. */
-static bool may_hold(const struct btf_type *t)
-{
-	return t && (btf_is_ptr(t) || btf_is_composite(t) || btf_is_array(t));
-}
-
-/*
- * The pointers to @w->pool inside type @id at @off, its path so far in
- * @path (@used bytes of @len).  False when the walk stopped short.
- */
-static bool ptr_walk(struct ptr_walk *w, uint32_t id, uint64_t off, char *path, size_t used,
-		     size_t len, int depth)
-{
-	const struct kmp_btf *b = w->b;
-	const struct btf_type *t;
-
-	if (!w->budget || depth > POOL_PTR_DEPTH)
-		return false;
-	w->budget--;
-	if (!(t = resolved(b, id)))
-		return false;	/* (a loop of typedefs: unknown, not empty) */
-	if (!may_hold(t))
-		return true;	/* an int: nothing in it */
-	if (is_pool_pointer(b, t, w->pool)) {
-		if (++w->found > w->max || off > w->size || w->size - off < 8)
-			return false;	/* (a hostile BTF's member past its struct) */
-		w->fn(w->arg, off, path);
-		return true;
-	}
-	if (btf_is_ptr(t))
-		return true;	/* a pointer to something else: not followed */
-	if (btf_is_array(t)) {
-		const struct btf_array *a = btf_array(t);
-		const struct btf_type *et = resolved(b, a->type);
-		unsigned int before = w->found;
-		uint64_t es;
-
-		if (!et)
-			return false;
-		if (!may_hold(et) || !a->nelems)
-			return true;	/* char name[32]: nothing to look at */
-		if (!size_of(b, a->type, &es) || !es || es > w->size || a->nelems > w->size / es)
-			return false;	/* (a hostile BTF's array larger than its struct) */
-		for (uint32_t i = 0; i < a->nelems; i++) {
-			int n = snprintf(path + used, len - used, "[%" PRIu32 "]", i);
-
-			if (n < 0 || (size_t)n >= len - used ||
-			    !ptr_walk(w, a->type, off + i * es, path, used + (size_t)n, len,
-				      depth + 1))
-				return false;
-			if (w->found == before)
-				break;	/* the first element holds none: no element does */
-		}
-		path[used] = '\0';
-		return true;
-	}
-	for (uint16_t i = 0; i < btf_vlen(t); i++) {
-		const struct btf_member *m = btf_members(t) + i;
-		uint32_t bits = btf_member_bit_offset(t, i);
-		const char *mn = m->name_off ? btf__name_by_offset(b->btf, m->name_off) : "";
-		const struct btf_type *mt;
-		int n;
-
-		if (!mn || bits % 8 || btf_member_bitfield_size(t, i))
-			continue;	/* (bit fields hold no pointer) */
-		if (!*mn && (!(mt = resolved(b, m->type)) || !btf_is_composite(mt)))
-			return false;	/* only a struct or union goes unnamed in C */
-		n = *mn ? snprintf(path + used, len - used, ".%s", mn) : 0;
-		if (n < 0 || (size_t)n >= len - used ||
-		    !ptr_walk(w, m->type, off + bits / 8, path, used + (size_t)n, len, depth + 1))
-			return false;
-		path[used] = '\0';
-	}
-	return true;
-}
-
-bool kmp_btf_pool_pointers(const struct kmp_btf *b, uint32_t id, const char *pool,
-			   unsigned int max, void (*fn)(void *arg, uint64_t off, const char *path),
-			   void *arg)
-{
-	struct ptr_walk w = { .b = b, .pool = pool, .budget = POOL_PTR_BUDGET, .max = max,
-			      .fn = fn, .arg = arg };
-	const struct btf_type *t;
-	char path[256] = "";
-
-	if (!b || !b->btf || !id || id >= b->ntypes || !(t = btf__type_by_id(b->btf, id)) ||
-	    !btf_is_struct(t))
-		return false;
-	w.size = t->size;
-	return ptr_walk(&w, id, 0, path, 0, sizeof(path), 0);
-}
-
-bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
-{
-	const struct kmp_btf *b = kmp_btf_of(st);
 	const struct btf_type *t;
 	int r;
 
-	if (!b || !id_of(st) || id_of(st) >= b->ntypes ||
-	    (r = btf__resolve_type(b->btf, id_of(st))) <= 0 || (uint32_t)r >= b->ntypes ||
-	    !(t = btf__type_by_id(b->btf, (uint32_t)r)) || !btf_is_composite(t))
+	if (!id || id >= b->ntypes || (r = btf__resolve_type(b->btf, id)) <= 0 ||
+	    (uint32_t)r >= b->ntypes || !(t = btf__type_by_id(b->btf, (uint32_t)r)) ||
+	    !btf_is_composite(t))
 		return false;
 	for (uint16_t i = 0; i < btf_vlen(t); i++) {
 		const struct btf_member *m = btf_members(t) + i;
@@ -864,4 +844,36 @@ bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, 
 		return *bits > 0;
 	}
 	return false;
+}
+
+bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, uint64_t *bits)
+{
+	const struct kmp_btf *b = kmp_btf_of(st);
+	const unsigned char *a;
+	unsigned char q[260], ans[17];
+	uint64_t bo = 0, bn = 0;
+	size_t qlen, alen;
+	bool keep, ok;
+
+	if (!b)
+		return false;
+	keep = question(q, sizeof(q), id_of(st), name, &qlen);
+	if (keep && kmp_btf_asked(b, KMP_BTF_OP_BITFIELD, q, qlen, &a, &alen) && alen == 17 &&
+	    a[0] <= 1) {
+		memcpy(bit_off, a + 1, 8);
+		memcpy(bits, a + 9, 8);
+		return a[0];
+	}
+	if (!kmp_btf_ready(b))
+		return false;
+	ok = bitfield_of(b, id_of(st), name, &bo, &bn);
+	*bit_off = bo;
+	*bits = bn;
+	if (keep) {
+		ans[0] = ok;
+		memcpy(ans + 1, &bo, 8);
+		memcpy(ans + 9, &bn, 8);
+		kmp_btf_answer(b, KMP_BTF_OP_BITFIELD, q, qlen, ans, sizeof(ans));
+	}
+	return ok;
 }

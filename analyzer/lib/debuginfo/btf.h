@@ -26,8 +26,10 @@
 #define KMP_BTF_MAX (64u << 20)
 
 struct btf;
+struct kmp_btf_memo;
 struct kmp_btf {
 	struct btf *btf;
+	const struct kmp_btf *base;	/* a module's split BTF: the kernel's, else NULL */
 	uint32_t ntypes;	/* btf__type_cnt(): ids 1 .. ntypes - 1 */
 	uint64_t size;		/* bytes of BTF */
 	/* named structs and enums by name hash, open addressing, 0: free (NULL: none) */
@@ -43,6 +45,20 @@ struct kmp_btf {
 		size_t n;
 		bool built;
 	} *bysize;
+	/*
+	 * Answers kept across runs (btfmemo.h, the dump cache's; NULL: none),
+	 * this BTF's by @memo_key (0: the kernel's).  While @btf is NULL and
+	 * @load set, the parse is deferred: the look-ups answer from @memo,
+	 * and the first question it has no answer to parses the BTF
+	 * (@load(@b, @load_arg); a module's from its copy in @blob).
+	 */
+	struct kmp_btf_memo *memo;
+	uint32_t memo_key;
+	bool (*load)(struct kmp_btf *b, void *arg);
+	void *load_arg;
+	bool load_failed;
+	void *blob;
+	size_t blob_len;
 };
 
 /* Parse @size bytes at @data (copied by libbpf).  False with @err (kind format). */
@@ -61,6 +77,8 @@ const void *kmp_btf_raw(const struct kmp_btf *b, size_t *len);
 bool kmp_btf_load(struct kmp_btf *b, struct kmp_mem *mem, uint64_t start, uint64_t stop,
 		  struct kmp_err *err);
 void kmp_btf_free(struct kmp_btf *b);
+/* Is @b parsed (not deferred: kmp_btf_defer())? */
+bool kmp_btf_parsed(const struct kmp_btf *b);
 
 /* The handle of type @id of @b (0: the whole BTF). */
 void kmp_btf_handle(const struct kmp_btf *b, uint32_t id, Dwarf_Die *out);
@@ -127,7 +145,24 @@ void kmp_btf_heap_pool(const struct kmp_btf *b, uint32_t first, uint64_t osize, 
 bool kmp_btf_pool_pointers(const struct kmp_btf *b, uint32_t id, const char *pool,
 			   unsigned int max, void (*fn)(void *arg, uint64_t off, const char *path),
 			   void *arg);
-/* A module's BTF over the kernel's (split BTF). */
+/*
+ * Keep @b's answers in @memo from now on (it must outlive @b): @b is
+ * the kernel's BTF, parsed.
+ */
+void kmp_btf_keep(struct kmp_btf *b, struct kmp_btf_memo *memo);
+/*
+ * Defer the parse of the kernel's BTF: its answers come from @memo until
+ * one is not there, then @load(@b, @arg) parses it (as
+ * kmp_btf_parse_indexed() would).  False (nothing done) when @memo holds
+ * no kernel BTF's answers (kmp_btf_keep() puts its number of types).
+ */
+bool kmp_btf_defer(struct kmp_btf *b, struct kmp_btf_memo *memo,
+		   bool (*load)(struct kmp_btf *b, void *arg), void *arg);
+/*
+ * A module's BTF over the kernel's (split BTF).  With the kernel's answers
+ * kept (kmp_btf_keep(), kmp_btf_defer()), the module's are kept by its
+ * blob; a blob the memo knows is not parsed until a question needs it.
+ */
 bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 			 const struct kmp_btf *base, struct kmp_err *err);
 /* The name of the struct, union or enum of a handle ("" if none). */

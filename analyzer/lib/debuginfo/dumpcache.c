@@ -6,13 +6,20 @@
  * an offset that is a multiple of 8:
  *   params   the key's text, compared whole
  *   ranges   the address ranges the tables were read from
- *   btf      the kernel's BTF blob
- *   btfidx   its index by name (struct kmp_btf's)
+ *   btfidx   the BTF's index by name (struct kmp_btf's)
  *   off, pos, names, ttab, tidx, byname   the symbol table (kallsyms.h)
+ *   btf      the kernel's BTF blob
  *   pages    for each 4 KiB step of each range: u32 length, the bytes the
  *            dump stores for that page, zeros to a multiple of 4
- * The header's CRC-32 covers every byte after it up to the stored pages,
- * which need none: they are compared with what the dump stores.
+ * The header's first CRC-32 covers every byte after it up to the BTF, its
+ * second the BTF (read only when a run parses it: its answers may come
+ * from the memo beside the entry); the stored pages need none: they are
+ * compared with what the dump stores.
+ *
+ * Beside an entry X.kdc, X.kdm keeps the BTF look-ups' answers
+ * (btfmemo.h): a header ("KMPDCMEM", u32 version, u32 CRC-32 of the rest,
+ * u64 the entry's nonce), then the memo's image.  The nonce, random for
+ * each entry written, ties the answers to that entry and no other.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,34 +30,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "btfmemo.h"
 #include "dumpcache.h"
 #include "prefault.h"
 
 #define STEP 4096u			/* the pages of a range, as walked */
 #define STORED_MAX (4u + 65536u)	/* a page's stored bytes, at most */
 
-enum { S_PARAMS, S_RANGES, S_BTF, S_BTFIDX, S_OFF, S_POS, S_NAMES, S_TTAB, S_TIDX, S_BYNAME, S_PAGES,
+enum { S_PARAMS, S_RANGES, S_BTFIDX, S_OFF, S_POS, S_NAMES, S_TTAB, S_TIDX, S_BYNAME, S_BTF, S_PAGES,
        NSECT };
 
 struct header {
 	char magic[8];
 	uint32_t version;
-	uint32_t crc;		/* of every byte after the header up to the stored pages */
+	uint32_t crc;		/* of every byte after the header up to the BTF */
 	uint64_t size;		/* the file's */
 	struct { uint64_t off, len; } s[NSECT];
 	uint64_t n, base, nbyname;	/* the symbol table's */
 	uint32_t flags;
-	uint32_t pad;
+	uint32_t btf_crc;	/* of the BTF's bytes */
+	uint64_t nonce;		/* this entry's: its memo's (X.kdm) */
 };
 
-_Static_assert(sizeof(struct header) == KMP_DCACHE_HEADER && NSECT == 11 && S_PAGES == 10,
-	       "the layout dumpcache.h describes");
+_Static_assert(sizeof(struct header) == KMP_DCACHE_HEADER && NSECT == 11 && S_PAGES == 10 &&
+	       S_BTF == 9, "the layout dumpcache.h describes");
 
 static const char MAGIC[] = "KMPDCACH";	/* the first 8 bytes, without its NUL */
-#define VERSION 1
+#define VERSION 2
 #define F_RELATIVE_BASE 1u
 #define F_ABS_PERCPU 2u
 
@@ -85,9 +96,12 @@ static bool parse(const void *buf, size_t len, bool crc, struct kmp_dcache_view 
 	    h.flags & ~(F_RELATIVE_BASE | F_ABS_PERCPU))
 		return false;
 	*why = "a CRC-32 that does not match";
-	if (crc && libdeflate_crc32(0, b + sizeof(h), h.s[S_PAGES].off - sizeof(h)) != h.crc)
+	if (crc && (libdeflate_crc32(0, b + sizeof(h), h.s[S_BTF].off - sizeof(h)) != h.crc ||
+		    libdeflate_crc32(0, b + h.s[S_BTF].off, h.s[S_BTF].len) != h.btf_crc))
 		return false;
 	v->crc = h.crc;
+	v->btf_crc = h.btf_crc;
+	v->nonce = h.nonce;
 	v->params = (const char *)b + h.s[S_PARAMS].off;
 	v->params_len = h.s[S_PARAMS].len;
 	v->ranges = (const void *)(b + h.s[S_RANGES].off);
@@ -119,7 +133,7 @@ void kmp_dcache_crc_to(struct kmp_dcache *c, const void *end)
 {
 	const unsigned char *from = (const unsigned char *)c->map + c->crc_at, *to = end;
 
-	if (to <= from || to > c->v.pages)
+	if (to <= from || to > (const unsigned char *)c->v.t.btf)
 		return;
 	c->crc = libdeflate_crc32(c->crc, from, (size_t)(to - from));
 	c->crc_at += (size_t)(to - from);
@@ -127,7 +141,13 @@ void kmp_dcache_crc_to(struct kmp_dcache *c, const void *end)
 
 bool kmp_dcache_crc_ok(const struct kmp_dcache *c)
 {
-	return (const unsigned char *)c->map + c->crc_at == c->v.pages && c->crc == c->v.crc;
+	return (const void *)((const unsigned char *)c->map + c->crc_at) == c->v.t.btf &&
+	       c->crc == c->v.crc;
+}
+
+bool kmp_dcache_btf_ok(const struct kmp_dcache *c)
+{
+	return libdeflate_crc32(0, c->v.t.btf, c->v.t.btf_len) == c->v.btf_crc;
 }
 
 /*
@@ -376,6 +396,8 @@ static void evict(const char *dir)
 			    (e[i].t.tv_sec == e[old].t.tv_sec && e[i].t.tv_nsec < e[old].t.tv_nsec))
 				old = i;
 		unlinkat(dirfd(dp), e[old].name, 0);
+		e[old].name[19] = 'm';	/* its memo, X.kdm */
+		unlinkat(dirfd(dp), e[old].name, 0);
 		e[old] = e[--n];
 	}
 	closedir(dp);
@@ -403,9 +425,34 @@ static bool record_page(void *arg, uint64_t page)
 	return rec->o->ok;
 }
 
+/* The memo's path beside the entry at @entry (".kdc" to ".kdm"); false if it is no entry's. */
+static bool memo_path(char *out, size_t len, const char *entry)
+{
+	size_t n = strlen(entry);
+
+	if (n < 4 || n >= len || strcmp(entry + n - 4, ".kdc"))
+		return false;
+	memcpy(out, entry, n + 1);
+	out[n - 1] = 'm';
+	return true;
+}
+
+/* A new entry's nonce: random, else the clock and the process (unique enough on one machine). */
+static uint64_t new_nonce(void)
+{
+	uint64_t v;
+	struct timespec ts;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec << 32 ^ (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15ULL ^
+	       (uint64_t)getpid();
+}
+
 bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_dcache_range *r,
 		      size_t nr, const struct kmp_dcache_tables *t, char *path, size_t plen,
-		      const char **state)
+		      uint64_t *nonce, const char **state)
 {
 	const struct kmp_kallsyms_image *ks = &t->ks;
 	char dir[3968], tmp[4096];
@@ -415,7 +462,6 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	const struct { const void *p; uint64_t len; } sect[S_PAGES] = {
 		[S_PARAMS] = { params, strlen(params) },
 		[S_RANGES] = { r, nr * sizeof(*r) },
-		[S_BTF] = { t->btf, t->btf_len },
 		[S_BTFIDX] = { t->btf_byname, 4 * t->btf_nbyname },
 		[S_OFF] = { ks->off, 4 * ks->n },
 		[S_POS] = { ks->pos, 4 * ks->n },
@@ -423,7 +469,9 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 		[S_TTAB] = { ks->ttab, ks->token_len },
 		[S_TIDX] = { ks->tidx, 256 * sizeof(uint16_t) },
 		[S_BYNAME] = { ks->byname, 4 * ks->nbyname },
+		[S_BTF] = { t->btf, t->btf_len },
 	};
+	char mpath[4096];
 
 	if (nr > KMP_DCACHE_RANGES || !mem->ops->stored) {
 		*state = "not kept (not a kdump-compressed dump)";
@@ -446,14 +494,17 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	o.at = sizeof(h);
 	if (lseek(o.fd, (off_t)sizeof(h), SEEK_SET) < 0)
 		o.ok = false;
+	h.nonce = *nonce = new_nonce();
+	h.btf_crc = libdeflate_crc32(0, t->btf, t->btf_len);
 	for (int i = 0; i < S_PAGES; i++) {
+		if (i == S_BTF)
+			h.crc = o.crc;	/* of all before the BTF */
 		h.s[i].off = o.at;
 		h.s[i].len = sect[i].len;
 		put(&o, sect[i].p, sect[i].len);
 		pad(&o, 8);
 	}
 	h.s[S_PAGES].off = o.at;
-	h.crc = o.crc;		/* of all but the stored pages */
 	if (o.ok && !each_page(r, nr, record_page, &rec) && o.ok) {
 		*state = "not kept (a page the dump's own reader does not take)";
 		o.ok = false;
@@ -473,7 +524,74 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 		unlink(tmp);
 		return false;
 	}
+	if (memo_path(mpath, sizeof(mpath), path))
+		unlink(mpath);	/* the answers of the entry it replaced (their nonce is not this) */
 	evict(dir);
 	*state = "written";
+	return true;
+}
+
+/* A memo file's header (the memo's image follows). */
+struct memo_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t crc;		/* of the image */
+	uint64_t nonce;		/* the entry's it was written for */
+};
+
+static const char MEMO_MAGIC[] = "KMPDCMEM";
+#define MEMO_VERSION 1
+
+void *kmp_dcache_memo_read(const struct kmp_dcache *c, size_t *len)
+{
+	char path[4096];
+	struct memo_header h;
+	struct stat st;
+	void *img = NULL;
+	int fd;
+
+	if (!memo_path(path, sizeof(path), c->path) ||
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    st.st_size > (off_t)sizeof(h) &&
+	    st.st_size - (off_t)sizeof(h) <= (off_t)KMP_BTF_MEMO_MAX &&
+	    read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	    !memcmp(h.magic, MEMO_MAGIC, sizeof(h.magic)) && h.version == MEMO_VERSION &&
+	    h.nonce == c->v.nonce && (img = malloc((size_t)st.st_size - sizeof(h)))) {
+		*len = (size_t)st.st_size - sizeof(h);
+		if (read(fd, img, *len) != (ssize_t)*len || libdeflate_crc32(0, img, *len) != h.crc) {
+			free(img);
+			img = NULL;
+		}
+	}
+	close(fd);
+	return img;
+}
+
+bool kmp_dcache_memo_write(const char *entry, uint64_t nonce, const void *img, size_t len)
+{
+	char path[4096], tmp[4096], *slash;
+	struct memo_header h = { .version = MEMO_VERSION, .nonce = nonce };
+	struct out o = { .ok = true };
+
+	if (!memo_path(path, sizeof(path), entry) || len > KMP_BTF_MEMO_MAX)
+		return false;
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	if (!(slash = strrchr(tmp, '/')) || (size_t)(slash - tmp) + 16 > sizeof(tmp))
+		return false;
+	strcpy(slash + 1, ".new-XXXXXX");
+	if ((o.fd = mkstemp(tmp)) < 0)
+		return false;
+	memcpy(h.magic, MEMO_MAGIC, sizeof(h.magic));
+	h.crc = libdeflate_crc32(0, img, len);
+	put(&o, &h, sizeof(h));
+	put(&o, img, len);
+	if (close(o.fd))
+		o.ok = false;
+	if (!o.ok || rename(tmp, path)) {
+		unlink(tmp);
+		return false;
+	}
 	return true;
 }

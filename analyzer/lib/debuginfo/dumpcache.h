@@ -35,11 +35,11 @@
 #define KMP_DCACHE_RANGES 8		/* address ranges an entry covers, at most */
 #define KMP_DCACHE_MAX (256u << 20)	/* an entry's size, at most */
 /*
- * The header's size: the CRC-32 at byte 12 covers every byte from here on;
- * the section table at byte 24, 16 bytes (offset, length) a section, the
- * stored pages' the last of 11.
+ * The header's size: the CRC-32 at byte 12 covers every byte from here on
+ * up to the BTF; the section table at byte 24, 16 bytes (offset, length) a
+ * section, the BTF's the 10th and the stored pages' the last of 11.
  */
-#define KMP_DCACHE_HEADER 232
+#define KMP_DCACHE_HEADER 240
 
 struct kmp_dcache_range {
 	uint64_t addr, len;
@@ -53,7 +53,9 @@ struct kmp_dcache_view {
 	size_t nranges;
 	const unsigned char *pages;	/* per page of the ranges: u32 length, stored bytes, padding to 4 */
 	size_t pages_len;
-	uint32_t crc;			/* the header's: of every byte from its end to @pages */
+	uint32_t crc;			/* the header's: of every byte from its end to the BTF */
+	uint32_t btf_crc;		/* the BTF's */
+	uint64_t nonce;			/* the entry's, random: its memo's key */
 	struct kmp_dcache_tables {
 		const void *btf;
 		size_t btf_len;
@@ -94,12 +96,27 @@ struct kmp_dcache {
  * CRC-32 is checked as its parts are used, each part read once
  * (mapped just before its use): kmp_dcache_crc_to() adds the bytes from
  * where the last call stopped to @end (inside the part the CRC-32
- * covers); kmp_dcache_crc_ok() says whether all of that part was added
- * and the CRC-32 is the header's.  Nothing read from an entry counts
- * before it is true.
+ * covers: up to the BTF); kmp_dcache_crc_ok() says whether all of that
+ * part was added and the CRC-32 is the header's.  The BTF has its own,
+ * kmp_dcache_btf_ok().  Nothing read from an entry counts before it is
+ * true.
  */
 void kmp_dcache_crc_to(struct kmp_dcache *c, const void *end);
 bool kmp_dcache_crc_ok(const struct kmp_dcache *c);
+bool kmp_dcache_btf_ok(const struct kmp_dcache *c);
+
+/*
+ * The memo beside @c's entry (X.kdm, btfmemo.h's image): malloc'd, its
+ * length in *@len, when it is the user's own regular file, its CRC-32
+ * checks out and it was written for this very entry (its nonce); else
+ * NULL.
+ */
+void *kmp_dcache_memo_read(const struct kmp_dcache *c, size_t *len);
+/*
+ * Write the memo @img[@len] beside the entry at @entry (written with
+ * @nonce): a new file renamed into place.  False if it cannot be.
+ */
+bool kmp_dcache_memo_write(const char *entry, uint64_t nonce, const void *img, size_t len);
 
 /* What kmp_dcache_open() found: no cache to use, no entry to use (write one), one. */
 enum kmp_dcache_found { KMP_DCACHE_OFF, KMP_DCACHE_MISS, KMP_DCACHE_HIT };
@@ -124,11 +141,13 @@ void kmp_dcache_release(struct kmp_dcache *c, const void *p, size_t len);
  * Write the entry for @params: the stored bytes of every page of @r[@nr]
  * (read from @mem now) and the tables @t.  Written to a
  * new file and renamed into place (readers see a whole entry or none);
- * the oldest entries beyond KMP_DCACHE_KEEP removed.  The path written in
- * @path (@plen bytes), or false with why in @state (no cache is no error).
+ * the oldest entries beyond KMP_DCACHE_KEEP removed (with their memos, as
+ * is the memo of the entry replaced).  The path written in @path (@plen
+ * bytes) and the entry's nonce in *@nonce, or false with why in @state
+ * (no cache is no error).
  */
 bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_dcache_range *r,
 		      size_t nr, const struct kmp_dcache_tables *t, char *path, size_t plen,
-		      const char **state);
+		      uint64_t *nonce, const char **state);
 
 #endif

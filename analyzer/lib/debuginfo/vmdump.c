@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "btf.h"
+#include "btfmemo.h"
 #include "dumpcache.h"
 #include "prefault.h"
 #include "dwarfutil.h"
@@ -68,17 +69,44 @@ static size_t cache_ranges(struct kmp_dcache_range *r, const char *vmcoreinfo,
 	return n;
 }
 
+/* The kernel's BTF from the entry's copy, if its CRC-32 checks out. */
+static bool btf_from_entry(struct kmp_btf *b, struct kmp_dcache *c)
+{
+	const struct kmp_dcache_tables *t = &c->v.t;
+	struct kmp_err e;
+	bool ok;
+
+	kmp_prefault_read(t->btf, t->btf_len);
+	ok = kmp_dcache_btf_ok(c) &&
+	     kmp_btf_parse_indexed(b, t->btf, t->btf_len, t->btf_byname, t->btf_nbyname, &e);
+	kmp_dcache_release(c, t->btf, t->btf_len);
+	return ok;
+}
+
+/*
+ * The kernel's BTF when a question needs it parsed (kmp_btf_defer()): the
+ * entry's copy, else read from the dump again (the entry matched the
+ * dump: the same bytes).
+ */
+static bool load_btf(struct kmp_btf *b, void *arg)
+{
+	struct kmp_vmlinux *v = arg;
+	struct kmp_err e;
+
+	return btf_from_entry(b, v->dcache) ||
+	       kmp_btf_load(b, v->mem, v->btf_start, v->btf_stop, &e);
+}
+
 /*
  * The tables from the dump cache's entry for @params, if it has one that
  * checks out (HIT); else MISS (an entry for this dump is to be written) or
- * OFF.
+ * OFF.  The BTF is parsed only when the entry's memo cannot answer.
  */
 static enum kmp_dcache_found from_cache(struct kmp_vmlinux *v, struct kmp_mem *mem,
 					const char *params)
 {
 	struct kmp_dcache *c = calloc(1, sizeof(*c));
 	enum kmp_dcache_found found;
-	struct kmp_err e;
 	const char *why;
 
 	if (!c) {
@@ -87,33 +115,58 @@ static enum kmp_dcache_found from_cache(struct kmp_vmlinux *v, struct kmp_mem *m
 	}
 	if ((found = kmp_dcache_open(c, mem, params, &v->cache_state)) == KMP_DCACHE_HIT) {
 		const struct kmp_dcache_tables *t = &c->v.t;
-		bool btf_ok;
+		const struct kmp_dcache_range *br = &c->v.ranges[c->v.nranges - 1];
+		void *img;
+		size_t len;
 
-		/* the BTF: mapped, checked, parsed (libbpf copies it), let go */
-		kmp_prefault_read(t->btf, t->btf_len);
-		kmp_dcache_crc_to(c, (const char *)t->btf + t->btf_len);
-		btf_ok = kmp_btf_parse_indexed(v->btf, t->btf, t->btf_len, t->btf_byname,
-					       t->btf_nbyname, &e);
-		kmp_dcache_release(c, t->btf, t->btf_len);
-		/* the rest (the sections after the BTF), the symbol table's arrays, used in place */
-		kmp_prefault_read((const char *)t->btf + t->btf_len,
-				  (size_t)(c->v.pages - (const unsigned char *)t->btf) - t->btf_len);
-		kmp_dcache_crc_to(c, c->v.pages);
-		if (btf_ok && kmp_dcache_crc_ok(c) && kmp_kallsyms_adopt(v->ks, &t->ks, &why)) {
+		/* the symbol table's arrays, checked, used in place */
+		kmp_prefault_read(c->v.params, (size_t)((const char *)t->btf - c->v.params));
+		kmp_dcache_crc_to(c, t->btf);
+		if (kmp_dcache_crc_ok(c) && kmp_kallsyms_adopt(v->ks, &t->ks, &why)) {
 			v->dcache = c;
+			v->nonce = c->v.nonce;
+			v->btf_start = br->addr;	/* (cache_ranges(): the BTF's last) */
+			v->btf_stop = br->addr + br->len;
 			snprintf(v->cache_path, sizeof(v->cache_path), "%s", c->path);
-			return KMP_DCACHE_HIT;
+			/* the BTF: its kept answers, else parsed now (its answers kept from here) */
+			if ((img = kmp_dcache_memo_read(c, &len)) &&
+			    !(v->memo = kmp_btf_memo_adopt(img, len, &why)))
+				free(img);
+			if (kmp_btf_defer(v->btf, v->memo, load_btf, v))
+				return KMP_DCACHE_HIT;
+			if (btf_from_entry(v->btf, c)) {
+				kmp_btf_memo_free(v->memo);
+				if ((v->memo = kmp_btf_memo_new()))
+					kmp_btf_keep(v->btf, v->memo);
+				return KMP_DCACHE_HIT;
+			}
+			kmp_btf_memo_free(v->memo);
+			v->memo = NULL;
+			v->dcache = NULL;
+			kmp_kallsyms_free(v->ks);
+			v->cache_state = "miss (an entry whose BTF does not check out)";
+		} else {
+			v->cache_state = kmp_dcache_crc_ok(c) ?
+					 "miss (an entry whose tables do not check out)" :
+					 "miss (a damaged entry: its CRC-32)";
 		}
-		if (btf_ok)
-			kmp_btf_free(v->btf);
-		v->cache_state = kmp_dcache_crc_ok(c) ?
-				 "miss (an entry whose tables do not check out)" :
-				 "miss (a damaged entry: its CRC-32)";
 		kmp_dcache_close(c);
 		found = KMP_DCACHE_MISS;
 	}
 	free(c);
 	return found;
+}
+
+void kmp_vmlinux_keep_answers(struct kmp_vmlinux *v)
+{
+	void *img;
+	size_t len;
+
+	if (!v->memo || !kmp_btf_memo_dirty(v->memo) || !v->cache_path[0] ||
+	    !(img = kmp_btf_memo_image(v->memo, &len)))
+		return;
+	kmp_dcache_memo_write(v->cache_path, v->nonce, img, len);
+	free(img);
 }
 
 bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *vmcoreinfo,
@@ -181,8 +234,9 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 	else {	/* an entry for this dump, in place of any other of its name */
 		tab.btf_byname = v->btf->byname;
 		tab.btf_nbyname = v->btf->byname ? v->btf->nbyname : 0;
-		kmp_dcache_store(mem, params, r, nr, &tab, v->cache_path, sizeof(v->cache_path),
-				 &v->cache_state);
+		if (kmp_dcache_store(mem, params, r, nr, &tab, v->cache_path, sizeof(v->cache_path),
+				     &v->nonce, &v->cache_state) && (v->memo = kmp_btf_memo_new()))
+			kmp_btf_keep(v->btf, v->memo);	/* this run's answers, for the next */
 	}
 	return true;
 fail:
@@ -200,6 +254,13 @@ bool kmp_vmlinux_cu(struct kmp_vmlinux *v, uint64_t addr, const char *suffix, bo
 		return true;
 	}
 	return v->dwarf && kmp_dwarf_cu(v, addr, suffix, no_aranges, cu, via_aranges);
+}
+
+const char *kmp_vmlinux_btf_state(const struct kmp_vmlinux *v)
+{
+	if (!v->btf || !v->dcache)
+		return "";
+	return kmp_btf_parsed(v->btf) ? ", BTF parsed" : ", BTF not parsed: its answers kept";
 }
 
 const char *kmp_vmlinux_types(const struct kmp_vmlinux *v)

@@ -15,6 +15,7 @@
 #include "btf.h"
 #include "kallsyms.h"
 #include "dumpcache.h"
+#include "btfmemo.h"
 #include "vmlinux.h"
 
 static void read_build_id(struct kmp_vmlinux *v)
@@ -126,6 +127,9 @@ fail:
 
 void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
+	kmp_vmlinux_keep_answers(v);
+	kmp_btf_memo_free(v->memo);
+	v->memo = NULL;
 	if (v->ks)
 		kmp_kallsyms_free(v->ks);
 	if (v->btf)

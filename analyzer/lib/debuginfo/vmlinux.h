@@ -71,6 +71,16 @@ struct kmp_vmlinux {
 	struct kmp_dcache *dcache;
 	const char *cache_state;
 	char cache_path[4096];
+	/*
+	 * The BTF look-ups' answers kept beside the entry (btfmemo.h): those
+	 * read from its memo file, and any this run adds, written back at
+	 * kmp_vmlinux_close() for the entry of @nonce.  @btf_start, @btf_stop:
+	 * where the BTF lies in memory, should the entry's copy not check out
+	 * when a question needs it parsed.
+	 */
+	struct kmp_btf_memo *memo;
+	uint64_t nonce;
+	uint64_t btf_start, btf_stop;
 };
 
 /*
@@ -112,6 +122,17 @@ void kmp_elf_release(Elf *elf);
 bool kmp_vmlinux_open(struct kmp_vmlinux *v, const char *path,
 		      struct kmp_err *err);
 void kmp_vmlinux_close(struct kmp_vmlinux *v);
+/*
+ * Write the BTF look-ups' answers this run added beside the dump cache's
+ * entry (kmp_vmlinux_close() does; nothing without new answers).
+ */
+void kmp_vmlinux_keep_answers(struct kmp_vmlinux *v);
+/*
+ * On a dump cache's hit, whether the BTF has been parsed so far (", BTF
+ * parsed") or every question was answered from the kept answers (", BTF
+ * not parsed: its answers kept"); "" otherwise.
+ */
+const char *kmp_vmlinux_btf_state(const struct kmp_vmlinux *v);
 /*
  * Look up @n symbols by name.  Each name is looked for once a run: a
  * name not yet known is found in one read of .strtab and .symtab
