@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "btf.h"
+#include "btfmemo.h"
 #include "dumpcache.h"
 #include "kallsyms.h"
 #include "layout_check.h"
@@ -781,6 +782,106 @@ static const char *pool_member(struct btf *b, uint64_t size, uint64_t off, bool 
 	return ok ? path : "";
 }
 
+/* kmp_btf_defer()'s load for the tests: parse the blob at @arg, counting the calls. */
+struct memo_src {
+	const void *raw;
+	uint32_t len;
+	unsigned int loads;
+};
+
+static bool memo_load(struct kmp_btf *b, void *arg)
+{
+	struct memo_src *src = arg;
+	struct kmp_err err;
+
+	src->loads++;
+	return kmp_btf_parse(b, src->raw, src->len, &err);
+}
+
+/*
+ * A module's BTF (split over the kernel's) and the kept answers: a module
+ * only parsed costs the memo nothing; one that answered a question is kept
+ * by its blob, and a later run with the kernel's BTF deferred answers the
+ * same question for the same blob without parsing either; another blob is
+ * parsed, the kernel's BTF with it.
+ */
+static void test_btf_memo_split(void)
+{
+	struct btf *b = make_btf(false), *mb;
+	struct memo_src src;
+	struct kmp_btf base, mod, base2, mod2;
+	struct kmp_btf_memo *memo = kmp_btf_memo_new(), *again;
+	struct kmp_err err;
+	const void *mraw;
+	unsigned char *other;
+	uint32_t mlen;
+	char path[128] = "";
+	void *img;
+	size_t ilen;
+	const char *why;
+	int pool;
+
+	begin("BTF: a module's answers kept by its blob; the same blob later answers without a "
+	      "parse, another is parsed");
+	src.loads = 0;
+	pool = btf__find_by_name_kind(b, "mempool_s", BTF_KIND_STRUCT);
+	mb = btf__new_empty_split(b);
+	btf__add_struct(mb, "mod_dev", 96);		/* a pool at 8 */
+	btf__add_field(mb, "id", btf__find_by_name_kind(b, "int", BTF_KIND_INT), 0, 0);
+	btf__add_field(mb, "pool", pool, 64, 0);
+	mraw = btf__raw_data(mb, &mlen);
+	src.raw = btf__raw_data(b, &src.len);	/* (after the split: libbpf redoes it) */
+	CHECK(memo && kmp_btf_parse(&base, src.raw, src.len, &err), "base: %s", err.msg);
+	kmp_btf_keep(&base, memo);
+	CHECK(kmp_btf_parse_split(&mod, mraw, mlen, &base, &err), "module: %s", err.msg);
+	CHECK(!kmp_btf_memo_blob(memo, mraw, mlen, false), "a module only parsed is in the memo");
+	CHECK(kmp_btf_pool_member(&mod, 2 * 96, 96 + 8, "mempool_s", true, path, sizeof(path)) &&
+	      !strcmp(path, "[1].pool"), "module global: '%s'", path);
+	CHECK(kmp_btf_memo_blob(memo, mraw, mlen, false) == 1, "an asked module's blob not kept");
+	kmp_btf_free(&mod);
+	kmp_btf_free(&base);
+	/* the next run: its memo from the image, the kernel's BTF deferred */
+	img = kmp_btf_memo_image(memo, &ilen);
+	again = img ? kmp_btf_memo_adopt(img, ilen, &why) : NULL;
+	CHECK(again != NULL, "image: %s", img ? why : "none");
+	if (again && kmp_btf_defer(&base2, again, memo_load, &src)) {
+		CHECK(kmp_btf_parse_split(&mod2, mraw, mlen, &base2, &err) && !kmp_btf_parsed(&mod2),
+		      "the kept blob: deferred");
+		path[0] = '\0';
+		CHECK(kmp_btf_pool_member(&mod2, 2 * 96, 96 + 8, "mempool_s", true, path, sizeof(path)) &&
+		      !strcmp(path, "[1].pool") && !src.loads && !kmp_btf_parsed(&mod2),
+		      "kept answer: '%s', %u parses", path, src.loads);
+		CHECK(kmp_btf_pool_member(&mod2, 96, 8, "mempool_s", true, path, sizeof(path)) &&
+		      !strcmp(path, ".pool") && src.loads == 1 && kmp_btf_parsed(&mod2),
+		      "a new question: '%s', %u parses", path, src.loads);
+		kmp_btf_free(&mod2);
+		kmp_btf_free(&base2);
+	} else {
+		CHECK(false, "the kernel's BTF not deferred");
+	}
+	/* another blob (a name changed): not the kept one, parsed with the kernel's */
+	if (again && (other = malloc(mlen)) && kmp_btf_defer(&base2, again, memo_load, &src)) {
+		char *n;
+
+		memcpy(other, mraw, mlen);
+		n = memmem(other, mlen, "mod_dev", 7);
+		if (n)
+			n[4] = 'x';
+		src.loads = 0;
+		CHECK(n && kmp_btf_parse_split(&mod2, other, mlen, &base2, &err) &&
+		      kmp_btf_parsed(&mod2) && src.loads == 1, "another blob: parsed %d, %u parses",
+		      kmp_btf_parsed(&mod2), src.loads);
+		kmp_btf_free(&mod2);
+		kmp_btf_free(&base2);
+		free(other);
+	}
+	kmp_btf_memo_free(again);
+	kmp_btf_memo_free(memo);
+	btf__free(mb);
+	btf__free(b);
+	end();
+}
+
 static void test_btf_pool_member(void)
 {
 	struct btf *b = make_btf(false);
@@ -1476,6 +1577,7 @@ int main(int argc, char **argv)
 	test_btf_layout();
 	test_btf_damaged();
 	test_btf_pool_member();
+	test_btf_memo_split();
 	test_btf_heap_pool();
 	test_btf_pool_pointers();
 	test_dump_cache(NULL);

@@ -259,11 +259,22 @@ bool kmp_btf_asked(const struct kmp_btf *b, uint32_t op, const void *q, size_t q
 	return b->memo && !b->btf && kmp_btf_memo_get(b->memo, b->memo_key, op, q, qlen, a, alen);
 }
 
-void kmp_btf_answer(const struct kmp_btf *b, uint32_t op, const void *q, size_t qlen,
+void kmp_btf_answer(const struct kmp_btf *cb, uint32_t op, const void *q, size_t qlen,
 		    const void *a, size_t alen)
 {
-	if (b->memo && b->btf)
-		kmp_btf_memo_put(b->memo, b->memo_key, op, q, qlen, a, alen);
+	struct kmp_btf *b = (struct kmp_btf *)cb;	/* (a kmp_btf is never const itself) */
+
+	if (!b->memo || !b->btf)
+		return;
+	if (b->blob_pending) {	/* a module's first answer: its blob kept, by its key */
+		b->blob_pending = false;
+		if (!(b->memo_key = kmp_btf_memo_blob(b->memo, b->blob, b->blob_len, true))) {
+			b->memo = NULL;	/* (no memory: none kept) */
+			return;
+		}
+		keep_size(b);
+	}
+	kmp_btf_memo_put(b->memo, b->memo_key, op, q, qlen, a, alen);
 }
 
 /* A module's BTF whose parse was deferred: the kernel's first, then its own copy of the blob. */
@@ -321,10 +332,16 @@ bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 	b->ntypes = btf__type_cnt(b->btf);
 	b->size = size;
 	b->bysize = calloc(1, sizeof(*b->bysize));	/* filled on first use */
-	if (memo && base->memo == memo && (key = kmp_btf_memo_blob(memo, data, size, true))) {
-		b->memo = memo;	/* its answers kept, by its blob */
-		b->memo_key = key;
-		keep_size(b);
+	if (memo && (b->blob = malloc(size))) {
+		/*
+		 * Its answers kept by its blob, which the memo holds from its
+		 * first answer on (a module only parsed, as a scan parses them
+		 * all, costs the memo nothing).
+		 */
+		memcpy(b->blob, data, size);
+		b->blob_len = size;
+		b->memo = memo;
+		b->blob_pending = true;
 	}
 	return true;	/* no index by name: looked up by kmp_btf_pool_member() only */
 }

@@ -59,6 +59,7 @@ struct kmp_btf {
 	bool load_failed;
 	void *blob;
 	size_t blob_len;
+	bool blob_pending;	/* a module's blob not in @memo yet (kmp_btf_answer() adds it) */
 };
 
 /* Parse @size bytes at @data (copied by libbpf).  False with @err (kind format). */
