@@ -19,7 +19,12 @@
  * Where: $KMEMPOOL_CACHE (a directory; "off" or "0": no cache), else
  * $XDG_CACHE_HOME/kmempool, else $HOME/.cache/kmempool.  The directory is
  * created 0700 and used only when it is the user's own and no one else's
- * to write; the newest KMP_DCACHE_KEEP entries are kept (9-13 MB each: bookworm, trixie).
+ * to write; the newest KMP_DCACHE_KEEP entries are kept (9-16 MB each:
+ * bookworm, trixie, sid).
+ *
+ * Beside an entry, a memo (kmp_dcache_memo_read(), btfmemo.h: a few KB)
+ * keeps the answers the runs got from the BTF, so that a run asking only
+ * what earlier runs asked does not parse it (vmdump.c).
  */
 #ifndef KMP_DUMPCACHE_H
 #define KMP_DUMPCACHE_H
