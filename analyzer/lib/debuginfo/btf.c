@@ -502,7 +502,7 @@ void kmp_btf_scan(const Dwarf_Die *all, struct kmp_wanted *w, size_t n)
 		const unsigned char *a;
 		unsigned char q[260];
 		uint32_t id = 0;
-		size_t qlen, alen;
+		size_t qlen = 0, alen = 0;
 		bool keep;
 
 		if (w[i].found)
@@ -606,7 +606,7 @@ static bool member(const Dwarf_Die *st, const char *name, struct kmp_field *f, u
 	const struct kmp_btf *b = kmp_btf_of(st);
 	const unsigned char *a;
 	unsigned char q[260], ans[21];
-	size_t qlen, alen;
+	size_t qlen = 0, alen = 0;
 	bool keep, ok;
 
 	memset(f, 0, sizeof(*f));
@@ -869,7 +869,7 @@ bool kmp_btf_bitfield(const Dwarf_Die *st, const char *name, uint64_t *bit_off, 
 	const unsigned char *a;
 	unsigned char q[260], ans[17];
 	uint64_t bo = 0, bn = 0;
-	size_t qlen, alen;
+	size_t qlen = 0, alen = 0;
 	bool keep, ok;
 
 	if (!b)
