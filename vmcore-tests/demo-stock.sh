@@ -30,6 +30,9 @@ VMCORE=$(awk '$1 == "flat" { print $2 }' "$D/extracted")
 [ -n "$VMCORE" ] || { echo "demo-stock: no flattened dump in $D" >&2; exit 1; }
 stage "captured $VMCORE ($(( $(stat -c %s "$VMCORE") >> 20 )) MiB, makedumpfile -F -c -d 31, as kdump-tools writes it)"
 KMP=$B/analyzer/kmempool VML=$K/vmlinux KO=$B/module-stock/kmp_stock.ko
+# The dump cache the dump-alone run writes: under build/, not the user's
+# ~/.cache/kmempool (kmempool(1), KMEMPOOL_CACHE).
+export KMEMPOOL_CACHE=${KMEMPOOL_CACHE:-$D/dcache}
 # First from the dump alone, as a support engineer with nothing else would
 # (no -s: the vmlinux is not installed here, so the kernel's own BTF,
 # kallsyms and ORC tables are read from the dump; no debuginfod).

@@ -209,6 +209,7 @@ for SUITE in "${SUITES[@]}"; do
 	# entry, the later runs on it and on the zlib dump (the same stored
 	# pages) use it, the ELF dump has none; every answer is compared with
 	# the vmlinux's below.
+	outer_cache=$KMEMPOOL_CACHE
 	export KMEMPOOL_CACHE=$O/dcache
 	rm -rf "$KMEMPOOL_CACHE"
 	for f in dump-flat dump-zlib dump-elf; do
@@ -392,10 +393,15 @@ PY
 	else
 		not_ok "dump cache: no entry to damage"
 	fi
-	unset KMEMPOOL_CACHE
-	# triage: a dump whose vmlinux is nowhere still gets its line, the same pools.
+	# triage: a dump whose vmlinux is nowhere still gets its line, the same
+	# pools; it writes no dump cache entry (each dump read once).
+	export KMEMPOOL_CACHE=$O/dcache-triage
+	rm -rf "$KMEMPOOL_CACHE"
 	alone triage "$D/dump-flat" > "$O/triage.json" 2> "$O/triage.err"
 	rc=$?
+	check "triage from the dump alone writes no dump cache entry ($(find "$KMEMPOOL_CACHE" -type f 2>/dev/null | wc -l) files)" \
+		[ "$(find "$KMEMPOOL_CACHE" -type f 2>/dev/null | wc -l)" = 0 ]
+	export KMEMPOOL_CACHE=$outer_cache
 	if [ $rc = 0 ] && $PY - "$O/triage.json" "$O/dump-flat-waiters-dwarf.json" <<'PY'
 import json, sys
 t = json.loads(open(sys.argv[1]).readline())

@@ -412,6 +412,7 @@ static int triage_one(const struct triage *t, const struct job *j, FILE *f)
 
 	memcpy(o.moddebug, t->moddebug, sizeof(o.moddebug));
 	o.nmoddebug = t->nmoddebug;
+	o.cache_no_store = true;	/* an entry if there is one, none written */
 	o.notes = kmp_cli_notes(stderr);	/* the child's stderr: its line's notes */
 	memset(&s, 0, sizeof(s));
 	if (!result_open(&r)) {

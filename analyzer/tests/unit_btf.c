@@ -12,6 +12,7 @@
  *   unit-btf [DIR]   (DIR: write fuzz seeds there, then exit)
  */
 #include <bpf/btf.h>
+#include <dirent.h>
 #include <dwarf.h>
 #include <inttypes.h>
 #include <libdeflate.h>
@@ -1207,13 +1208,18 @@ static void dc_dump_init(struct dc_dump *d, struct btf *b)
 }
 
 /* Open @d alone (kallsyms and BTF), as kmempool does; what the cache did in *@state. */
-static bool dc_open(struct dc_dump *d, struct kmp_vmlinux *v, const char **state)
+static bool dc_open_as(struct dc_dump *d, struct kmp_vmlinux *v, bool store, const char **state)
 {
 	struct kmp_err err = { 0 };
-	bool ok = kmp_vmlinux_open_dump(v, &d->mem, d->vi, 0, &err);
+	bool ok = kmp_vmlinux_open_dump(v, &d->mem, d->vi, 0, store, &err);
 
 	*state = ok ? v->cache_state : err.msg;
 	return ok;
+}
+
+static bool dc_open(struct dc_dump *d, struct kmp_vmlinux *v, const char **state)
+{
+	return dc_open_as(d, v, true, state);
 }
 
 /* Does the BTF of @v have struct @type (through the look-ups: kept answers or the BTF)? */
@@ -1419,6 +1425,34 @@ static void test_dump_cache(const char *seed_dir)
 	CHECK(dc_open(&d, &v, &state) && !strcmp(state, "hit") && v.dcache && v.ks->borrowed &&
 	      dc_answers(&v, "mempool_s"), "second run: %s", state);
 	kmp_vmlinux_close(&v);
+	end();
+
+	begin("dump cache: a run that keeps no entry (triage: each dump once) uses one, and "
+	      "writes none where there is none");
+	{
+		char other[] = "/tmp/kmp-dcache-XXXXXX";
+		DIR *dp;
+		struct dirent *de;
+		int files = 0;
+
+		CHECK(dc_open_as(&d, &v, false, &state) && !strcmp(state, "hit") &&
+		      dc_answers(&v, "mempool_s"), "an entry there: %s", state);
+		kmp_vmlinux_close(&v);
+		if (mkdtemp(other)) {
+			setenv("KMEMPOOL_CACHE", other, 1);
+			CHECK(dc_open_as(&d, &v, false, &state) && !strncmp(state, "miss, not kept", 14) &&
+			      dc_answers(&v, "mempool_s"), "none there: %s", state);
+			kmp_vmlinux_close(&v);
+			if ((dp = opendir(other))) {
+				while ((de = readdir(dp)))
+					files += de->d_name[0] != '.';
+				closedir(dp);
+			}
+			CHECK(!files, "%d files written", files);
+			rmdir(other);
+			setenv("KMEMPOOL_CACHE", dir, 1);
+		}
+	}
 	end();
 
 	if (seed_dir) {	/* the fuzz harness's seed: this entry */

@@ -170,7 +170,7 @@ void kmp_vmlinux_keep_answers(struct kmp_vmlinux *v)
 }
 
 bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *vmcoreinfo,
-			   uint64_t kaslr, struct kmp_err *err)
+			   uint64_t kaslr, bool store, struct kmp_err *err)
 {
 	struct kmp_sym b[2] = { { .name = "__start_BTF" }, { .name = "__stop_BTF" } };
 	struct kmp_kallsyms_tables t = { 0 };
@@ -229,6 +229,10 @@ bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const cha
 	kmp_kallsyms_index(v->ks);
 	if (found != KMP_DCACHE_MISS)
 		return true;	/* off: said as it is */
+	if (!store) {
+		v->cache_state = "miss, not kept (each dump read once: triage)";
+		return true;
+	}
 	if (!(tab.btf = kmp_btf_raw(v->btf, &tab.btf_len)) || !kmp_kallsyms_export(v->ks, &tab.ks))
 		v->cache_state = "not kept (no index by name)";
 	else {	/* an entry for this dump, in place of any other of its name */

@@ -88,10 +88,12 @@ struct kmp_vmlinux {
  * BTF (vmdump.c), in place of a vmlinux: @vmcoreinfo gives the tables'
  * addresses, @kaslr the offset.  False with @err (kind vmlinux when the
  * kernel lacks them: no kallsyms in VMCOREINFO, no BTF; format when they
- * are damaged).  Closed with kmp_vmlinux_close().
+ * are damaged).  The dump cache's entry for the dump is used if there is
+ * one, and written when there is none and @store.  Closed with
+ * kmp_vmlinux_close().
  */
 bool kmp_vmlinux_open_dump(struct kmp_vmlinux *v, struct kmp_mem *mem, const char *vmcoreinfo,
-			   uint64_t kaslr, struct kmp_err *err);
+			   uint64_t kaslr, bool store, struct kmp_err *err);
 /*
  * The unit of type look-ups (dwarfutil.h) that holds the code at
  * link-time @addr: a DWARF unit (kmp_dwarf_cu()), or with BTF the whole

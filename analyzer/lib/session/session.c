@@ -229,15 +229,16 @@ static bool session_v6(struct kmp_session *s, const struct kmp_options *o,
  * no vmlinux was found, NULL when --types btf asked for them; with it, a
  * kernel that lacks them gets one line saying both.
  */
-static bool open_dump_types(struct kmp_session *s, const struct kmp_err *why,
-			    struct kmp_err *err)
+static bool open_dump_types(struct kmp_session *s, const struct kmp_options *o,
+			    const struct kmp_err *why, struct kmp_err *err)
 {
 	uint64_t kaslr = s->vi.have_kerneloffset ? s->vi.kerneloffset : 0;
 	struct kmp_err e;
 	char msg[sizeof(why->msg)];
 	char *cut;
 
-	if (kmp_vmlinux_open_dump(&s->vml, &s->core.mem, s->core.vmcoreinfo, kaslr, &e))
+	if (kmp_vmlinux_open_dump(&s->vml, &s->core.mem, s->core.vmcoreinfo, kaslr,
+				  !o->cache_no_store, &e))
 		return true;
 	if (!why || e.kind != KMP_ERR_VMLINUX) {
 		*err = e;
@@ -262,7 +263,7 @@ static bool open_types(struct kmp_session *s, const struct kmp_options *o, char 
 
 	if (o->types == KMP_TYPES_BTF) {
 		snprintf(path, len, "the dump");
-		return open_dump_types(s, NULL, err);
+		return open_dump_types(s, o, NULL, err);
 	}
 	if (o->vmlinux)
 		snprintf(path, len, "%s", o->vmlinux);
@@ -272,7 +273,7 @@ static bool open_types(struct kmp_session *s, const struct kmp_options *o, char 
 			return false;
 		}
 		snprintf(path, len, "the dump");
-		return open_dump_types(s, &why, err);
+		return open_dump_types(s, o, &why, err);
 	}
 	return kmp_vmlinux_open(&s->vml, path, err);
 }

@@ -26,6 +26,12 @@ struct kmp_options {
 	bool force;		/* accept a vmlinux that does not match */
 	bool no_aranges;	/* scan unit headers instead (benchmark) */
 	bool from_stacks;	/* waiters: search task stacks even with mempool_list */
+	/*
+	 * The dump cache (dumpcache.h) used when it has the dump, but no
+	 * entry written for it (triage: many dumps, each read once; an entry
+	 * each would write 9-16 MB and push out the ones in use).
+	 */
+	bool cache_no_store;
 	const char *moddebug[16];	/* --module-debug files or directories */
 	size_t nmoddebug;
 	struct kmp_limits lim;
