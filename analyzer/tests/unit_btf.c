@@ -1455,6 +1455,43 @@ static void test_dump_cache(const char *seed_dir)
 	}
 	end();
 
+	begin("dump cache: an entry with no address ranges is refused; a memo is written only "
+	      "beside the entry of its nonce; a memo without its entry is removed");
+	f = dc_file(path, &flen);
+	CHECK(f != NULL, "no entry at %s", path);
+	if (f) {
+		struct kmp_dcache_view view;
+		const char *why = NULL;
+		uint64_t zero = 0, btf_off, nonce;
+		uint32_t crc;
+		char orphan[4096], mp[4096];
+		struct stat st;
+
+		memcpy(&btf_off, f + 24 + 9 * 16, 8);
+		memcpy(&nonce, f + 232, 8);
+		memcpy(f + 24 + 16 + 8, &zero, 8);	/* the ranges' length: 0 */
+		crc = libdeflate_crc32(0, f + KMP_DCACHE_HEADER, btf_off - KMP_DCACHE_HEADER);
+		memcpy(f + 12, &crc, 4);
+		CHECK(!kmp_dcache_parse(f, flen, &view, &why) && why && strstr(why, "sizes"),
+		      "no ranges: %s", why ? why : "taken");
+		free(f);
+		snprintf(mp, sizeof(mp), "%s", path);
+		mp[strlen(mp) - 1] = 'm';
+		unlink(mp);
+		CHECK(!kmp_dcache_memo_write(path, nonce ^ 1, "x", 1) && stat(mp, &st),
+		      "a memo for another nonce written");
+		CHECK(kmp_dcache_memo_write(path, nonce, "x", 1) && !stat(mp, &st),
+		      "the memo of its nonce not written");
+		unlink(mp);
+		snprintf(orphan, sizeof(orphan), "%s/0123456789abcdef.kdm", dir);
+		dc_write(orphan, (const unsigned char *)"x", 1);
+		unlink(path);	/* a miss: the store evicts */
+		CHECK(dc_open(&d, &v, &state) && !strcmp(state, "written") && stat(orphan, &st),
+		      "orphan memo still there after a store: %s", state);
+		kmp_vmlinux_close(&v);
+	}
+	end();
+
 	if (seed_dir) {	/* the fuzz harness's seed: this entry */
 		char seed[4096];
 

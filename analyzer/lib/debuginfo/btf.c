@@ -321,6 +321,7 @@ bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 	}
 	errno = 0;
 	b->btf = kmp_btf_ready(base) ? split_from_memory(data, size, base->btf) : NULL;
+	memo = base->memo;	/* (as the kernel's parse left it: dropped if it did not fit) */
 	if (!b->btf) {
 		int e = errno;
 
@@ -551,8 +552,13 @@ bool kmp_btf_size(const Dwarf_Die *t, uint64_t *size)
 		return false;
 	memcpy(q, &id, 4);
 	if (kmp_btf_asked(b, KMP_BTF_OP_SIZE, q, 4, &a, &alen) && alen == 9 && a[0] <= 1) {
-		memcpy(size, a + 1, 8);
-		return a[0];
+		uint64_t kept;
+
+		memcpy(&kept, a + 1, 8);
+		if (kept <= UINT32_MAX) {	/* (kmp_btf_size_of()'s bound) */
+			*size = kept;
+			return a[0];
+		}
 	}
 	if (!kmp_btf_ready(b))
 		return false;
@@ -622,7 +628,10 @@ static bool member(const Dwarf_Die *st, const char *name, struct kmp_field *f, u
 		f->ok = a[0];
 		if (!f->ok)
 			memset(f, 0, sizeof(*f));
-		return a[0];
+		if (f->size <= UINT32_MAX && f->off <= UINT32_MAX)	/* (as the BTF bounds them) */
+			return a[0];
+		memset(f, 0, sizeof(*f));
+		*mt = 0;
 	}
 	if (!kmp_btf_ready(b))
 		return false;

@@ -8,14 +8,24 @@
  * blob is a record of its own (op BLOB, key 0, the blob as question, its
  * key as answer).
  */
-#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "btfmemo.h"
 
 #define OP_BLOB 0xffffffffu
 #define MAX_RECS (1u << 20)
+/*
+ * Slots a look-up probes, at most: a table at most half full of seeded
+ * hashes needs a handful; a memo built to collide (its records' hashes
+ * cannot be chosen without the seed, but a bound costs nothing) is refused,
+ * not probed for hours.
+ */
+#define MAX_PROBE 64
+#define NOSLOT ((size_t)-1)
 
 static const char MAGIC[8] = { 'K', 'M', 'P', 'B', 'M', 'E', 'M', 'O' };
 #define VERSION 1
@@ -34,22 +44,34 @@ struct kmp_btf_memo {
 	void **own;		/* the blocks of records put since */
 	size_t nown;
 	uint32_t blobs;		/* the highest blob key given */
+	uint64_t seed;		/* the hash's, random for each memo */
+	size_t bytes;		/* the image's size so far (kept under KMP_BTF_MEMO_MAX) */
 	bool dirty;
 };
 
-/* A question's hash: a CRC-32 (libdeflate's, fast over a module's blob) seeded by key and op. */
-static uint32_t hash(uint32_t key, uint32_t op, const void *q, size_t qlen)
+/* A question's hash: FNV-1a, 64 bits, from the memo's random seed. */
+static uint64_t hash(uint64_t seed, uint32_t key, uint32_t op, const void *q, size_t qlen)
 {
-	return libdeflate_crc32((key * 2654435761u) ^ (op * 40503u), q, qlen);
+	const unsigned char *p = q;
+	uint64_t h = 14695981039346656037ULL ^ seed;
+
+	h = (h ^ key) * 1099511628211ULL;
+	h = (h ^ op) * 1099511628211ULL;
+	for (size_t i = 0; i < qlen; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h ^ h >> 29;
 }
 
-/* The slot of (@key, @op, @q): the record's, or the free one it would take. */
+/*
+ * The slot of (@key, @op, @q): the record's, or the free one it would take;
+ * NOSLOT when neither is within MAX_PROBE slots.
+ */
 static size_t find(const struct kmp_btf_memo *m, uint32_t key, uint32_t op, const void *q,
 		   size_t qlen)
 {
-	size_t h = hash(key, op, q, qlen) & (m->nslot - 1);
+	size_t h = hash(m->seed, key, op, q, qlen) & (m->nslot - 1);
 
-	for (;; h = (h + 1) & (m->nslot - 1)) {
+	for (int i = 0; i < MAX_PROBE; i++, h = (h + 1) & (m->nslot - 1)) {
 		const struct rec *r;
 
 		if (!m->slot[h])
@@ -58,6 +80,7 @@ static size_t find(const struct kmp_btf_memo *m, uint32_t key, uint32_t op, cons
 		if (r->key == key && r->op == op && r->qlen == qlen && !memcmp(r->q, q, qlen))
 			return h;
 	}
+	return NOSLOT;
 }
 
 /* Room for one more record and its slot; false without memory. */
@@ -85,8 +108,15 @@ static bool grow(struct kmp_btf_memo *m)
 		for (size_t i = 0; i < on; i++)
 			if (old[i]) {
 				const struct rec *r = &m->r[old[i] - 1];
+				size_t at = find(m, r->key, r->op, r->q, r->qlen);
 
-				m->slot[find(m, r->key, r->op, r->q, r->qlen)] = old[i];
+				if (at == NOSLOT) {	/* (a chain too long even so: as before) */
+					free(m->slot);
+					m->slot = old;
+					m->nslot = on;
+					return false;
+				}
+				m->slot[at] = old[i];
 			}
 		free(old);
 	}
@@ -101,10 +131,11 @@ static bool add(struct kmp_btf_memo *m, const struct rec *r)
 	if (m->n >= MAX_RECS || !grow(m))
 		return false;
 	s = find(m, r->key, r->op, r->q, r->qlen);
-	if (m->slot[s])
+	if (s == NOSLOT || m->slot[s])
 		return false;
 	m->r[m->n++] = *r;
 	m->slot[s] = (uint32_t)m->n;
+	m->bytes += 16 + ((size_t)r->qlen + r->alen + 3) / 4 * 4;
 	if (r->op == OP_BLOB && r->alen == 4) {
 		uint32_t k;
 
@@ -117,7 +148,17 @@ static bool add(struct kmp_btf_memo *m, const struct rec *r)
 
 struct kmp_btf_memo *kmp_btf_memo_new(void)
 {
-	return calloc(1, sizeof(struct kmp_btf_memo));
+	struct kmp_btf_memo *m = calloc(1, sizeof(*m));
+	struct timespec ts;
+
+	if (!m)
+		return NULL;
+	if (getrandom(&m->seed, sizeof(m->seed), GRND_NONBLOCK) != (ssize_t)sizeof(m->seed)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		m->seed = ((uint64_t)ts.tv_sec << 30 ^ (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15ULL;
+	}
+	m->bytes = 16;
+	return m;
 }
 
 void kmp_btf_memo_free(struct kmp_btf_memo *m)
@@ -196,7 +237,7 @@ bool kmp_btf_memo_get(const struct kmp_btf_memo *m, uint32_t key, uint32_t op, c
 	if (!m || !m->nslot || qlen > UINT32_MAX)
 		return false;
 	s = find(m, key, op, q, qlen);
-	if (!m->slot[s])
+	if (s == NOSLOT || !m->slot[s])
 		return false;
 	*a = m->r[m->slot[s] - 1].a;
 	*alen = m->r[m->slot[s] - 1].alen;
@@ -206,15 +247,40 @@ bool kmp_btf_memo_get(const struct kmp_btf_memo *m, uint32_t key, uint32_t op, c
 void kmp_btf_memo_put(struct kmp_btf_memo *m, uint32_t key, uint32_t op, const void *q,
 		      size_t qlen, const void *a, size_t alen)
 {
-	const unsigned char *got;
+	struct rec r = { .key = key, .op = op, .qlen = (uint32_t)qlen, .alen = (uint32_t)alen };
+	size_t s, need = 16 + (qlen + alen + 3) / 4 * 4;
 	unsigned char *blk;
 	void **own;
-	size_t glen;
-	struct rec r = { .key = key, .op = op, .qlen = (uint32_t)qlen, .alen = (uint32_t)alen };
 
+	/* (the image stays under its bound: a memo that would not be written keeps no more) */
 	if (!m || qlen > KMP_BTF_MEMO_MAX || alen > KMP_BTF_MEMO_MAX ||
-	    kmp_btf_memo_get(m, key, op, q, qlen, &got, &glen) ||
-	    !(own = realloc(m->own, (m->nown + 1) * sizeof(*own))))
+	    m->bytes + need > KMP_BTF_MEMO_MAX)
+		return;
+	if (m->nslot && (s = find(m, key, op, q, qlen)) != NOSLOT && m->slot[s]) {
+		struct rec *old = &m->r[m->slot[s] - 1];
+
+		if (old->alen == alen && !memcmp(old->a, a, alen))
+			return;
+		/*
+		 * Asked before, answered otherwise now (the answer kept did not
+		 * check out): the new answer replaces it.  The old bytes stay
+		 * (an answer handed out may still be in use).
+		 */
+		if (!(own = realloc(m->own, (m->nown + 1) * sizeof(*own))))
+			return;
+		m->own = own;
+		if (!(blk = malloc(alen + 1)))
+			return;
+		if (alen)
+			memcpy(blk, a, alen);
+		m->own[m->nown++] = blk;
+		m->bytes += (alen > old->alen ? alen - old->alen : 0) + 4;
+		old->a = blk;
+		old->alen = (uint32_t)alen;
+		m->dirty = true;
+		return;
+	}
+	if (!(own = realloc(m->own, (m->nown + 1) * sizeof(*own))))
 		return;
 	m->own = own;
 	if (!(blk = malloc(qlen + alen + 1)))

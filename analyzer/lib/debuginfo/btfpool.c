@@ -76,7 +76,7 @@ static bool pool_path(const struct kmp_btf *b, uint32_t id, uint64_t off, const 
 		size_t w;
 
 		if (!mn || bits % 8 || btf_member_bitfield_size(t, i) || off < mo ||
-		    !kmp_btf_size_of(b, m->type, &ms) || off - mo >= ms || ms > t->size - mo || mo > t->size)
+		    !kmp_btf_size_of(b, m->type, &ms) || off - mo >= ms || mo > t->size || ms > t->size - mo)
 			continue;
 		w = *mn ? 1 + strlen(mn) : 0;	/* ".name", or nothing for an anonymous member */
 		if (w >= len)

@@ -87,7 +87,7 @@ static bool parse(const void *buf, size_t len, bool crc, struct kmp_dcache_view 
 		    (i && h.s[i].off < h.s[i - 1].off + h.s[i - 1].len))
 			return false;
 	*why = "sections whose sizes disagree";
-	if (h.s[S_RANGES].len % sizeof(struct kmp_dcache_range) ||
+	if (h.s[S_RANGES].len % sizeof(struct kmp_dcache_range) || !h.s[S_RANGES].len ||
 	    h.s[S_RANGES].len > KMP_DCACHE_RANGES * sizeof(struct kmp_dcache_range) ||
 	    h.n > KMP_KALLSYMS_MAX_SYMS || h.nbyname > 4ULL * KMP_KALLSYMS_MAX_SYMS ||
 	    h.s[S_OFF].len != 4 * h.n || h.s[S_POS].len != 4 * h.n ||
@@ -274,7 +274,8 @@ enum kmp_dcache_found kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem,
 		return KMP_DCACHE_OFF;
 	entry_path(c->path, sizeof(c->path), dir, params);
 	*state = "miss";
-	if ((fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	/* (O_NONBLOCK: a FIFO in its place is refused below, not waited on) */
+	if ((fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return KMP_DCACHE_MISS;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    st.st_size < (off_t)sizeof(struct header) || st.st_size > KMP_DCACHE_MAX) {
@@ -381,6 +382,15 @@ static void evict(const char *dir)
 		size_t l = strlen(d->d_name);
 		struct stat st;
 
+		if (l == 20 && !strcmp(d->d_name + 16, ".kdm")) {	/* a memo without its entry */
+			char kdc[32];
+
+			memcpy(kdc, d->d_name, l + 1);
+			kdc[19] = 'c';
+			if (fstatat(dirfd(dp), kdc, &st, AT_SYMLINK_NOFOLLOW) && errno == ENOENT)
+				unlinkat(dirfd(dp), d->d_name, 0);
+			continue;
+		}
 		if (l != 20 || strcmp(d->d_name + 16, ".kdc") ||
 		    fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
@@ -551,7 +561,7 @@ void *kmp_dcache_memo_read(const struct kmp_dcache *c, size_t *len)
 	int fd;
 
 	if (!memo_path(path, sizeof(path), c->path) ||
-	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return NULL;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
 	    st.st_size > (off_t)sizeof(h) &&
@@ -567,6 +577,21 @@ void *kmp_dcache_memo_read(const struct kmp_dcache *c, size_t *len)
 	}
 	close(fd);
 	return img;
+}
+
+/* The nonce in the header of the entry at @path; 0 if it has none (or is not there). */
+static uint64_t entry_nonce(const char *path)
+{
+	struct header h;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	bool ok;
+
+	if (fd < 0)
+		return 0;
+	ok = pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	     !memcmp(h.magic, MAGIC, sizeof(h.magic)) && h.version == VERSION;
+	close(fd);
+	return ok ? h.nonce : 0;
 }
 
 bool kmp_dcache_memo_write(const char *entry, uint64_t nonce, const void *img, size_t len)
@@ -589,7 +614,13 @@ bool kmp_dcache_memo_write(const char *entry, uint64_t nonce, const void *img, s
 	put(&o, img, len);
 	if (close(o.fd))
 		o.ok = false;
-	if (!o.ok || rename(tmp, path)) {
+	/*
+	 * Only beside the entry it was written for: another run may have
+	 * replaced or evicted that entry meanwhile (its memo is then its own,
+	 * or none).  (A replacement between this check and the rename leaves a
+	 * memo of the wrong nonce: not used, and written over.)
+	 */
+	if (!o.ok || entry_nonce(entry) != nonce || rename(tmp, path)) {
 		unlink(tmp);
 		return false;
 	}

@@ -143,6 +143,8 @@ static enum kmp_dcache_found from_cache(struct kmp_vmlinux *v, struct kmp_mem *m
 			kmp_btf_memo_free(v->memo);
 			v->memo = NULL;
 			v->dcache = NULL;
+			v->nonce = v->btf_start = v->btf_stop = 0;
+			v->cache_path[0] = '\0';
 			kmp_kallsyms_free(v->ks);
 			v->cache_state = "miss (an entry whose BTF does not check out)";
 		} else {
@@ -264,6 +266,8 @@ const char *kmp_vmlinux_btf_state(const struct kmp_vmlinux *v)
 {
 	if (!v->btf || !v->dcache)
 		return "";
+	if (v->btf->load_failed)
+		return ", the BTF does not parse (from the entry nor the dump)";
 	return kmp_btf_parsed(v->btf) ? ", BTF parsed" : ", BTF not parsed: its answers kept";
 }
 

@@ -128,8 +128,6 @@ fail:
 void kmp_vmlinux_close(struct kmp_vmlinux *v)
 {
 	kmp_vmlinux_keep_answers(v);
-	kmp_btf_memo_free(v->memo);
-	v->memo = NULL;
 	if (v->ks)
 		kmp_kallsyms_free(v->ks);
 	if (v->btf)
@@ -138,6 +136,8 @@ void kmp_vmlinux_close(struct kmp_vmlinux *v)
 	free(v->btf);
 	v->ks = NULL;
 	v->btf = NULL;
+	kmp_btf_memo_free(v->memo);	/* (after the BTF that kept its answers in it) */
+	v->memo = NULL;
 	if (v->dcache)	/* after the table that points into it */
 		kmp_dcache_close(v->dcache);
 	free(v->dcache);
