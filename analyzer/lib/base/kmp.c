@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmempool: errors with a kind, and the one place exit statuses come from. */
 #include <stdio.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "kmp.h"
 
@@ -153,4 +156,16 @@ void kmp_progress(const struct kmp_notes *n, const char *fmt, ...)
 bool kmp_progress_shown(const struct kmp_notes *n)
 {
 	return n && n->progress;
+}
+
+uint64_t kmp_random64(void)
+{
+	uint64_t v;
+	struct timespec ts;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec << 32 ^ (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15ULL ^
+	       (uint64_t)getpid();
 }

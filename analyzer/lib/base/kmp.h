@@ -110,6 +110,13 @@ void kmp_progress(const struct kmp_notes *n, const char *fmt, ...)
 bool kmp_progress_shown(const struct kmp_notes *n);
 
 /*
+ * 64 random bits (getrandom()), else the clock's and the process's: a
+ * value that tells one file or table of this machine from another, not a
+ * secret.
+ */
+uint64_t kmp_random64(void);
+
+/*
  * What the library keeps per process (issue 35), and why; everything else
  * belongs to an object its caller owns (a session, its vmlinux with the
  * DWARF unit handles, a walk, a reader):

@@ -277,6 +277,16 @@ void kmp_btf_answer(const struct kmp_btf *cb, uint32_t op, const void *q, size_t
 	kmp_btf_memo_put(b->memo, b->memo_key, op, q, qlen, a, alen);
 }
 
+/* A copy of a module's blob @data[@size] in @b (kept or deferred by it); false without memory. */
+static bool copy_blob(struct kmp_btf *b, const void *data, uint64_t size)
+{
+	if (!(b->blob = malloc(size)))
+		return false;
+	memcpy(b->blob, data, size);
+	b->blob_len = size;
+	return true;
+}
+
 /* A module's BTF whose parse was deferred: the kernel's first, then its own copy of the blob. */
 static bool split_load(struct kmp_btf *b, void *arg)
 {
@@ -307,9 +317,7 @@ bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 	}
 	/* a blob whose answers are kept (it parsed when they were): parsed when needed */
 	if (memo && !base->btf && (key = kmp_btf_memo_blob(memo, data, size, false)) &&
-	    kept_size(memo, key, &ntypes, &ksize) && ksize == size && (b->blob = malloc(size))) {
-		memcpy(b->blob, data, size);
-		b->blob_len = size;
+	    kept_size(memo, key, &ntypes, &ksize) && ksize == size && copy_blob(b, data, size)) {
 		b->base = base;
 		b->ntypes = ntypes;
 		b->size = size;
@@ -333,14 +341,12 @@ bool kmp_btf_parse_split(struct kmp_btf *b, const void *data, uint64_t size,
 	b->ntypes = btf__type_cnt(b->btf);
 	b->size = size;
 	b->bysize = calloc(1, sizeof(*b->bysize));	/* filled on first use */
-	if (memo && (b->blob = malloc(size))) {
+	if (memo && copy_blob(b, data, size)) {
 		/*
 		 * Its answers kept by its blob, which the memo holds from its
 		 * first answer on (a module only parsed, as a scan parses them
 		 * all, costs the memo nothing).
 		 */
-		memcpy(b->blob, data, size);
-		b->blob_len = size;
 		b->memo = memo;
 		b->blob_pending = true;
 	}
@@ -440,8 +446,7 @@ static bool question(unsigned char *q, size_t cap, uint32_t id, const char *name
 	return true;
 }
 
-/* The string that ends an answer @a[@alen] from @at on: NULL unless its NUL is its last byte. */
-static const char *answer_string(const unsigned char *a, size_t alen, size_t at)
+const char *kmp_btf_answer_string(const unsigned char *a, size_t alen, size_t at)
 {
 	return alen > at && !a[alen - 1] && !memchr(a + at, 0, alen - at - 1) ?
 	       (const char *)a + at : NULL;
@@ -459,7 +464,7 @@ const char *kmp_btf_name(const Dwarf_Die *t)
 
 	memcpy(q, &id, 4);
 	if (b && kmp_btf_asked(b, KMP_BTF_OP_NAME, q, 4, &a, &alen) &&
-	    (n = answer_string(a, alen, 0)))
+	    (n = kmp_btf_answer_string(a, alen, 0)))
 		return n;
 	if (!b || !kmp_btf_ready(b))
 		return "";
@@ -622,16 +627,19 @@ static bool member(const Dwarf_Die *st, const char *name, struct kmp_field *f, u
 	keep = question(q, sizeof(q), id_of(st), name, &qlen);
 	if (keep && kmp_btf_asked(b, KMP_BTF_OP_MEMBER, q, qlen, &a, &alen) && alen == 21 &&
 	    a[0] <= 1) {
-		memcpy(&f->off, a + 1, 8);
-		memcpy(&f->size, a + 9, 8);
-		memcpy(mt, a + 17, 4);
-		f->ok = a[0];
-		if (!f->ok)
-			memset(f, 0, sizeof(*f));
-		if (f->size <= UINT32_MAX && f->off <= UINT32_MAX)	/* (as the BTF bounds them) */
+		uint64_t off, size;
+
+		memcpy(&off, a + 1, 8);
+		memcpy(&size, a + 9, 8);
+		if (off <= UINT32_MAX && size <= UINT32_MAX) {	/* (as the BTF bounds them) */
+			if (a[0]) {
+				f->off = off;
+				f->size = size;
+				f->ok = true;
+				memcpy(mt, a + 17, 4);
+			}
 			return a[0];
-		memset(f, 0, sizeof(*f));
-		*mt = 0;
+		}
 	}
 	if (!kmp_btf_ready(b))
 		return false;

@@ -41,6 +41,8 @@ bool kmp_btf_asked(const struct kmp_btf *b, uint32_t op, const void *q, size_t q
 		   const unsigned char **a, size_t *alen);
 void kmp_btf_answer(const struct kmp_btf *b, uint32_t op, const void *q, size_t qlen,
 		    const void *a, size_t alen);
+/* The string that ends a kept answer @a[@alen] from @at on: NULL unless its NUL is its last byte. */
+const char *kmp_btf_answer_string(const unsigned char *a, size_t alen, size_t at);
 /* @b's BTF parsed (now, if it was deferred); false if it cannot be. */
 bool kmp_btf_ready(const struct kmp_btf *b);
 

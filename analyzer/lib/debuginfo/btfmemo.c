@@ -10,11 +10,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "btfmemo.h"
+#include "kmp.h"
 
 #define OP_BLOB 0xffffffffu
 #define MAX_RECS (1u << 20)
@@ -34,6 +32,12 @@ struct rec {
 	uint32_t key, op, qlen, alen;
 	const unsigned char *q, *a;
 };
+
+/* A record's bytes in an image: its 16-byte head, question and answer, padded to 4. */
+static size_t rec_size(size_t qlen, size_t alen)
+{
+	return 16 + (qlen + alen + 3) / 4 * 4;
+}
 
 struct kmp_btf_memo {
 	struct rec *r;
@@ -135,7 +139,7 @@ static bool add(struct kmp_btf_memo *m, const struct rec *r)
 		return false;
 	m->r[m->n++] = *r;
 	m->slot[s] = (uint32_t)m->n;
-	m->bytes += 16 + ((size_t)r->qlen + r->alen + 3) / 4 * 4;
+	m->bytes += rec_size(r->qlen, r->alen);
 	if (r->op == OP_BLOB && r->alen == 4) {
 		uint32_t k;
 
@@ -149,14 +153,10 @@ static bool add(struct kmp_btf_memo *m, const struct rec *r)
 struct kmp_btf_memo *kmp_btf_memo_new(void)
 {
 	struct kmp_btf_memo *m = calloc(1, sizeof(*m));
-	struct timespec ts;
 
 	if (!m)
 		return NULL;
-	if (getrandom(&m->seed, sizeof(m->seed), GRND_NONBLOCK) != (ssize_t)sizeof(m->seed)) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		m->seed = ((uint64_t)ts.tv_sec << 30 ^ (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15ULL;
-	}
+	m->seed = kmp_random64();
 	m->bytes = 16;
 	return m;
 }
@@ -209,11 +209,11 @@ struct kmp_btf_memo *kmp_btf_memo_adopt(void *img, size_t len, const char **why)
 		r.alen = u32_at(b + at + 12);
 		at += 16;
 		if (r.qlen > len - at || r.alen > len - at - r.qlen ||
-		    ((size_t)r.qlen + r.alen + 3) / 4 * 4 > len - at)
+		    rec_size(r.qlen, r.alen) - 16 > len - at)
 			goto bad;
 		r.q = b + at;
 		r.a = b + at + r.qlen;
-		at += ((size_t)r.qlen + r.alen + 3) / 4 * 4;
+		at += rec_size(r.qlen, r.alen) - 16;
 		/* a blob's key is 1 more than the last one's; other keys name a blob before */
 		if ((r.op == OP_BLOB && (r.key || r.alen != 4 || u32_at(r.a) != m->blobs + 1)) ||
 		    (r.op != OP_BLOB && r.key > m->blobs) || !add(m, &r))
@@ -244,57 +244,57 @@ bool kmp_btf_memo_get(const struct kmp_btf_memo *m, uint32_t key, uint32_t op, c
 	return true;
 }
 
+/* A block of @len bytes the memo owns from now on (freed with it); NULL without memory. */
+static unsigned char *own_block(struct kmp_btf_memo *m, size_t len)
+{
+	void **own = realloc(m->own, (m->nown + 1) * sizeof(*own));
+	unsigned char *blk;
+
+	if (!own)
+		return NULL;
+	m->own = own;
+	if ((blk = malloc(len)))
+		m->own[m->nown++] = blk;
+	return blk;
+}
+
 void kmp_btf_memo_put(struct kmp_btf_memo *m, uint32_t key, uint32_t op, const void *q,
 		      size_t qlen, const void *a, size_t alen)
 {
 	struct rec r = { .key = key, .op = op, .qlen = (uint32_t)qlen, .alen = (uint32_t)alen };
-	size_t s, need = 16 + (qlen + alen + 3) / 4 * 4;
+	struct rec *old = NULL;
 	unsigned char *blk;
-	void **own;
+	size_t s;
 
-	/* (the image stays under its bound: a memo that would not be written keeps no more) */
-	if (!m || qlen > KMP_BTF_MEMO_MAX || alen > KMP_BTF_MEMO_MAX ||
-	    m->bytes + need > KMP_BTF_MEMO_MAX)
+	if (!m || qlen > KMP_BTF_MEMO_MAX || alen > KMP_BTF_MEMO_MAX)
 		return;
 	if (m->nslot && (s = find(m, key, op, q, qlen)) != NOSLOT && m->slot[s]) {
-		struct rec *old = &m->r[m->slot[s] - 1];
-
+		old = &m->r[m->slot[s] - 1];
 		if (old->alen == alen && !memcmp(old->a, a, alen))
 			return;
+	}
+	/* (the image stays under its bound: a memo that would not be written keeps no more) */
+	if (m->bytes - (old ? rec_size(qlen, old->alen) : 0) + rec_size(qlen, alen) >
+	    KMP_BTF_MEMO_MAX || !(blk = own_block(m, qlen + alen + 1)))
+		return;
+	memcpy(blk, q, qlen);
+	if (alen)
+		memcpy(blk + qlen, a, alen);
+	if (old) {
 		/*
 		 * Asked before, answered otherwise now (the answer kept did not
 		 * check out): the new answer replaces it.  The old bytes stay
 		 * (an answer handed out may still be in use).
 		 */
-		if (!(own = realloc(m->own, (m->nown + 1) * sizeof(*own))))
-			return;
-		m->own = own;
-		if (!(blk = malloc(alen + 1)))
-			return;
-		if (alen)
-			memcpy(blk, a, alen);
-		m->own[m->nown++] = blk;
-		m->bytes += (alen > old->alen ? alen - old->alen : 0) + 4;
-		old->a = blk;
+		m->bytes = m->bytes - rec_size(qlen, old->alen) + rec_size(qlen, alen);
+		old->a = blk + qlen;
 		old->alen = (uint32_t)alen;
-		m->dirty = true;
-		return;
+	} else {
+		r.q = blk;
+		r.a = blk + qlen;
+		if (!add(m, &r))
+			return;	/* (the block is the memo's: freed with it) */
 	}
-	if (!(own = realloc(m->own, (m->nown + 1) * sizeof(*own))))
-		return;
-	m->own = own;
-	if (!(blk = malloc(qlen + alen + 1)))
-		return;
-	memcpy(blk, q, qlen);
-	if (alen)
-		memcpy(blk + qlen, a, alen);
-	r.q = blk;
-	r.a = blk + qlen;
-	if (!add(m, &r)) {
-		free(blk);
-		return;
-	}
-	m->own[m->nown++] = blk;
 	m->dirty = true;
 }
 
@@ -327,7 +327,7 @@ void *kmp_btf_memo_image(const struct kmp_btf_memo *m, size_t *len)
 	uint32_t n = (uint32_t)m->n, v = VERSION;
 
 	for (size_t i = 0; i < m->n; i++)
-		total += 16 + ((size_t)m->r[i].qlen + m->r[i].alen + 3) / 4 * 4;
+		total += rec_size(m->r[i].qlen, m->r[i].alen);
 	if (total > KMP_BTF_MEMO_MAX || !(b = calloc(1, total)))
 		return NULL;
 	memcpy(b, MAGIC, 8);
@@ -344,7 +344,7 @@ void *kmp_btf_memo_image(const struct kmp_btf_memo *m, size_t *len)
 		memcpy(b + at, r->q, r->qlen);
 		if (r->alen)
 			memcpy(b + at + r->qlen, r->a, r->alen);
-		at += ((size_t)r->qlen + r->alen + 3) / 4 * 4;
+		at += rec_size(r->qlen, r->alen) - 16;
 	}
 	*len = total;
 	return b;

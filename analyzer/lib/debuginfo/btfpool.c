@@ -302,8 +302,7 @@ bool kmp_btf_pool_member(const struct kmp_btf *b, uint64_t size, uint64_t off, c
 	q[16] = exact;
 	memcpy(q + 17, pool, pl);
 	if (kmp_btf_asked(b, KMP_BTF_OP_POOL_MEMBER, q, 17 + pl, &a, &alen) && alen >= 2 &&
-	    a[0] <= 1 && !a[alen - 1] && !memchr(a + 1, 0, alen - 2)) {
-		kept = (const char *)a + 1;
+	    a[0] <= 1 && (kept = kmp_btf_answer_string(a, alen, 1))) {
 		if (a[0])
 			snprintf(path, len, "%s", kept);
 		return a[0];

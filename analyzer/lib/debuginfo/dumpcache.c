@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -247,6 +246,24 @@ static bool cache_dir(char *dir, size_t len, const char **state)
 	return true;
 }
 
+/*
+ * @path opened for reading if it is the user's own regular file (not a
+ * link: O_NOFOLLOW; not a FIFO to wait on: O_NONBLOCK), its status in
+ * @st; -1 if it cannot be opened, -2 (closed) if it is not such a file.
+ */
+static int open_owned(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode) || st->st_uid != geteuid()) {
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
 /* The entry's file name for @params: FNV-1a, 64 bits (the key itself is in the entry). */
 static void entry_path(char *path, size_t len, const char *dir, const char *params)
 {
@@ -274,11 +291,13 @@ enum kmp_dcache_found kmp_dcache_open(struct kmp_dcache *c, struct kmp_mem *mem,
 		return KMP_DCACHE_OFF;
 	entry_path(c->path, sizeof(c->path), dir, params);
 	*state = "miss";
-	/* (O_NONBLOCK: a FIFO in its place is refused below, not waited on) */
-	if ((fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0)
+	if ((fd = open_owned(c->path, &st)) == -2) {
+		*state = "miss (an entry that is not the user's own regular file)";
 		return KMP_DCACHE_MISS;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    st.st_size < (off_t)sizeof(struct header) || st.st_size > KMP_DCACHE_MAX) {
+	}
+	if (fd < 0)
+		return KMP_DCACHE_MISS;
+	if (st.st_size < (off_t)sizeof(struct header) || st.st_size > KMP_DCACHE_MAX) {
 		close(fd);
 		*state = "miss (an entry that is not the user's own regular file)";
 		return KMP_DCACHE_MISS;
@@ -447,19 +466,6 @@ static bool memo_path(char *out, size_t len, const char *entry)
 	return true;
 }
 
-/* A new entry's nonce: random, else the clock and the process (unique enough on one machine). */
-static uint64_t new_nonce(void)
-{
-	uint64_t v;
-	struct timespec ts;
-
-	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
-		return v;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ((uint64_t)ts.tv_sec << 32 ^ (uint64_t)ts.tv_nsec) * 0x9e3779b97f4a7c15ULL ^
-	       (uint64_t)getpid();
-}
-
 bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_dcache_range *r,
 		      size_t nr, const struct kmp_dcache_tables *t, char *path, size_t plen,
 		      uint64_t *nonce, const char **state)
@@ -504,7 +510,7 @@ bool kmp_dcache_store(struct kmp_mem *mem, const char *params, const struct kmp_
 	o.at = sizeof(h);
 	if (lseek(o.fd, (off_t)sizeof(h), SEEK_SET) < 0)
 		o.ok = false;
-	h.nonce = *nonce = new_nonce();
+	h.nonce = *nonce = kmp_random64();	/* (a new entry's: its memo's key) */
 	h.btf_crc = libdeflate_crc32(0, t->btf, t->btf_len);
 	for (int i = 0; i < S_PAGES; i++) {
 		if (i == S_BTF)
@@ -560,11 +566,9 @@ void *kmp_dcache_memo_read(const struct kmp_dcache *c, size_t *len)
 	void *img = NULL;
 	int fd;
 
-	if (!memo_path(path, sizeof(path), c->path) ||
-	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0)
+	if (!memo_path(path, sizeof(path), c->path) || (fd = open_owned(path, &st)) < 0)
 		return NULL;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	    st.st_size > (off_t)sizeof(h) &&
+	if (st.st_size > (off_t)sizeof(h) &&
 	    st.st_size - (off_t)sizeof(h) <= (off_t)KMP_BTF_MEMO_MAX &&
 	    read(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
 	    !memcmp(h.magic, MEMO_MAGIC, sizeof(h.magic)) && h.version == MEMO_VERSION &&
@@ -583,7 +587,8 @@ void *kmp_dcache_memo_read(const struct kmp_dcache *c, size_t *len)
 static uint64_t entry_nonce(const char *path)
 {
 	struct header h;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	int fd = open_owned(path, &st);
 	bool ok;
 
 	if (fd < 0)

@@ -151,6 +151,27 @@ static uint32_t query_hash(const char *q)
 }
 
 /*
+ * The length of the entry at *@pos of @names (@len bytes): one byte, or
+ * two with the top bit of the first set; *@pos moved past it.  False when
+ * the length runs past @len, is 0, or its tokens would.
+ */
+static bool entry_len(const uint8_t *names, size_t len, size_t *pos, size_t *n)
+{
+	size_t p = *pos;
+
+	if (p >= len)
+		return false;
+	*n = names[p++];
+	if (*n & 0x80) {
+		if (p >= len)
+			return false;
+		*n = (*n & 0x7f) | (size_t)names[p++] << 7;
+	}
+	*pos = p;
+	return *n && *n <= len - p;
+}
+
+/*
  * Symbol @i's tokens and their number: @pos is at its length (one byte,
  * or two with the top bit of the first set), checked when decoded.
  */
@@ -483,15 +504,7 @@ bool kmp_kallsyms_decode(struct kmp_kallsyms *ks, const struct kmp_kallsyms_raw 
 		size_t len, nlen = 0, at = pos;
 		uint64_t addr, hv;
 
-		if (pos >= r->names_len)
-			goto bad;
-		len = r->names[pos++];
-		if (len & 0x80) {
-			if (pos >= r->names_len)
-				goto bad;
-			len = (len & 0x7f) | (size_t)r->names[pos++] << 7;
-		}
-		if (!len || len > r->names_len - pos || pos > UINT32_MAX)
+		if (!entry_len(r->names, r->names_len, &pos, &len) || pos > UINT32_MAX)
 			goto bad;
 		/* Every token good, the whole not too long: a printable name. */
 		hv = ks->tok->hv1[r->names[pos]];
@@ -561,15 +574,7 @@ static bool entry_ok(const uint8_t *names, size_t len, size_t pos,
 {
 	size_t n;
 
-	if (pos >= len)
-		return false;
-	n = names[pos++];
-	if (n & 0x80) {
-		if (pos >= len)
-			return false;
-		n = (n & 0x7f) | (size_t)names[pos++] << 7;
-	}
-	return n && n <= len - pos && tok->len[names[pos]];
+	return entry_len(names, len, &pos, &n) && tok->len[names[pos]];
 }
 
 bool kmp_kallsyms_adopt(struct kmp_kallsyms *ks, const struct kmp_kallsyms_image *img,
@@ -773,15 +778,10 @@ size_t kmp_kallsyms_raw_find(const struct kmp_kallsyms_raw *r, uint64_t kaslr,
 	for (uint32_t i = 0; r->have_base && i < r->num; i++)
 		abs_percpu |= r->offsets[i] < 0;
 	for (uint32_t i = 0; i < r->num && pos < r->names_len; i++) {
-		size_t len = r->names[pos++];
+		size_t len;
 		const uint8_t *p;
 
-		if (len & 0x80) {
-			if (pos >= r->names_len)
-				break;
-			len = (len & 0x7f) | (size_t)r->names[pos++] << 7;
-		}
-		if (!len || len > r->names_len - pos)
+		if (!entry_len(r->names, r->names_len, &pos, &len))
 			break;		/* damaged: the decoder says where */
 		p = r->names + pos;
 		pos += len;
